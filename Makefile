@@ -1,0 +1,90 @@
+# tcpca: X.bpf.c -> build/X.bpf.o -> build/X.skel.h -> ./tcpca-load (all embedded)
+# Quiet by default; `make V=1` prints every command.
+
+ARCH		:= x86
+CLANG		?= clang
+BPFTOOL		?= bpftool
+CC		?= gcc
+OUT		:= build
+
+ALGS		:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+BPF_OBJS	:= $(ALGS:%=$(OUT)/%.bpf.o)
+SKELS		:= $(ALGS:%=$(OUT)/%.skel.h)
+LOADER_SRCS	:= $(wildcard loader/*.c)
+LOADER_OBJS	:= $(LOADER_SRCS:loader/%.c=$(OUT)/loader/%.o)
+
+BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+		   -Ivmlinux/$(ARCH) -Iinclude
+CFLAGS		?= -O2 -g
+CFLAGS		+= -Wall -Wextra -Iinclude -I$(OUT)
+LDLIBS		:= -lbpf
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.PHONY: all test bench install uninstall vmlinux clean deps tools unit
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: tcpca-load tools
+
+$(OUT) $(OUT)/loader:
+	$(Q)mkdir -p $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(OUT)/algorithms.inc: Makefile | $(OUT)
+	$(call msg,GEN,$@)
+	$(Q)printf '#include "%s.skel.h"\n' $(ALGS) > $@
+
+$(OUT)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard include/*.h) $(SKELS) $(OUT)/algorithms.inc | $(OUT)/loader
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+tcpca-load: $(LOADER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+tools:
+	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
+
+# Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
+unit:
+	$(Q)$(MAKE) -s -C tests/unit V=$(V)
+
+# Regenerate the checked-in vmlinux.h from this machine's kernel BTF.
+vmlinux:
+	$(call msg,GEN,vmlinux/$(ARCH)/vmlinux.h)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/$(ARCH)/vmlinux.h
+
+deps:
+	$(Q)./scripts/install-deps
+
+test: all
+	$(Q)./scripts/run-tests
+
+bench: all
+	$(Q)./tools/bench/run $(BENCH_ARGS)
+
+PREFIX ?= /usr/local
+install: tcpca-load
+	install -D -m 0755 tcpca-load $(DESTDIR)$(PREFIX)/sbin/tcpca-load
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/tcpca-load
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUT) tcpca-load
+	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem clean; fi

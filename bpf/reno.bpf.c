@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Reno (RFC 5681) as a BPF program: slow start, additive increase of one
+ * segment per RTT, halve on loss.  It behaves as the kernel's built-in "reno"
+ * and registers as "bpf_reno" beside it, so the two can be measured side by
+ * side: the difference is what running congestion control in BPF costs.
+ *
+ * It is also the template for every other algorithm in bpf/: state struct,
+ * hooks in the order a connection meets them, ops table last.
+ */
+#include "tcpca.bpf.h"
+#include "tcpca_observe.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+/* Reno keeps no state of its own. */
+struct reno_state {
+};
+TCPCA_STATE_FITS(struct reno_state);
+
+void TCPCA_OPS(reno_init, struct sock *sk)
+{
+	TCPCA_COUNT(init);
+}
+
+/* Called on every ACK that advances snd_una, with the segments it acked. */
+void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	TCPCA_COUNT(cong_avoid);
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+}
+
+/* Multiplicative decrease: half the window, never below two segments. */
+u32 TCPCA_OPS(reno_ssthresh, struct sock *sk)
+{
+	TCPCA_COUNT(ssthresh);
+	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+}
+
+u32 TCPCA_OPS(reno_undo_cwnd, struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	TCPCA_COUNT(undo_cwnd);
+	return max(tp->snd_cwnd, tp->prior_cwnd);
+}
+
+/* A loss that ends in a timeout is worth counting apart. */
+void TCPCA_OPS(reno_set_state, struct sock *sk, u8 new_state)
+{
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss)
+		TCPCA_COUNT(rto);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops reno = {
+	.init		= (void *)reno_init,
+	.cong_avoid	= (void *)reno_cong_avoid,
+	.ssthresh	= (void *)reno_ssthresh,
+	.set_state	= (void *)reno_set_state,
+	.undo_cwnd	= (void *)reno_undo_cwnd,
+	.name		= "bpf_reno",
+};
+
+static __always_inline void reno_print_state(struct seq_file *seq, const struct reno_state *ca)
+{
+}
+
+TCPCA_SOCKETS(struct reno_state, reno_print_state);

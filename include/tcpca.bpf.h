@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every tcpca congestion-control program needs: the kernel's types
+ * (vmlinux.h), the socket casts and TCP predicates that are static inlines in
+ * the kernel (so not visible to BPF), the kfuncs bpf_tcp_ca.c exports, and the
+ * constants vmlinux.h lacks because they are #defines.
+ */
+#ifndef TCPCA_BPF_H
+#define TCPCA_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#define TCPCA_OPS(name, args...) SEC("struct_ops/" #name) BPF_PROG(name, ##args)
+
+/* include/net/tcp.h */
+#define TCP_INFINITE_SSTHRESH	0x7fffffff
+#define TCP_CONG_NON_RESTRICTED	0x1
+#define TCP_INIT_CWND		10
+#define TCP_CA_PRIV_SIZE	(13 * sizeof(u64))	/* icsk_ca_priv[] */
+#define USEC_PER_MSEC		1000U
+#define USEC_PER_SEC		1000000UL
+#define NSEC_PER_USEC		1000UL
+#define BITS_PER_LONG		64
+
+/* The state of every algorithm lives in icsk_ca_priv; prove it fits. */
+#define TCPCA_STATE_FITS(type) \
+	_Static_assert(sizeof(type) <= TCP_CA_PRIV_SIZE, #type " exceeds icsk_ca_priv")
+
+static __always_inline struct tcp_sock *tcp_sk(const struct sock *sk)
+{
+	return (struct tcp_sock *)sk;
+}
+
+static __always_inline struct inet_connection_sock *inet_csk(const struct sock *sk)
+{
+	return (struct inet_connection_sock *)sk;
+}
+
+static __always_inline void *inet_csk_ca(const struct sock *sk)
+{
+	return (void *)inet_csk(sk)->icsk_ca_priv;
+}
+
+static __always_inline bool tcp_in_slow_start(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd < tp->snd_ssthresh;
+}
+
+/* Same rule as the kernel's: in slow start grow only while cwnd < 2 * what was in flight. */
+static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (tcp_in_slow_start(tp))
+		return tp->snd_cwnd < 2 * tp->max_packets_out;
+	return !!BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+}
+
+#ifndef min
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#define min_t(t, a, b) min((t)(a), (t)(b))
+#define max_t(t, a, b) max((t)(a), (t)(b))
+
+/* Exported by net/ipv4/bpf_tcp_ca.c as kfuncs. */
+extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
+extern void tcp_cong_avoid_ai(struct tcp_sock *tp, __u32 w, __u32 acked) __ksym;
+extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;
+extern void tcp_reno_cong_avoid(struct sock *sk, __u32 ack, __u32 acked) __ksym;
+extern __u32 tcp_reno_undo_cwnd(struct sock *sk) __ksym;
+
+#endif /* TCPCA_BPF_H */

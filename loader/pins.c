@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bpffs side of registration.  An algorithm registered as NAME owns
+ * <dir>/NAME/, holding the link that keeps it registered and the maps and
+ * iterator users inspect.  Removing the directory's link unregisters it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <bpf/bpf.h>
+#include "tcpca.h"
+
+#define BPF_FS_MAGIC	0xcafe4a11
+#define SYS_FS_BPF	"/sys/fs/bpf"
+
+static const char *const leaves[] = { "link", "sockets", "ops", "params", "counters", "events" };
+
+static bool on_bpffs(const char *path)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && st.f_type == BPF_FS_MAGIC;
+}
+
+/* mkdir -p, but only below a bpffs mount point */
+static int mkdir_on_bpffs(const char *dir)
+{
+	char path[PATH_MAX], *p;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	for (p = path + 1; ; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(path, 0700) && errno != EEXIST)
+			return -errno;
+		*p = c;
+		if (!c)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Mount bpffs on /sys/fs/bpf when nothing is mounted there (as systemd would
+ * have); any other directory must already be on a bpffs.
+ */
+int bpffs_prepare(const char *dir)
+{
+	char parent[PATH_MAX];
+	char *slash;
+	int e;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	while (access(parent, F_OK) && (slash = strrchr(parent, '/')) && slash != parent)
+		*slash = '\0';
+
+	if (!on_bpffs(parent)) {
+		bool under_default = strncmp(dir, SYS_FS_BPF "/", sizeof(SYS_FS_BPF)) == 0 ||
+				     strcmp(dir, SYS_FS_BPF) == 0;
+
+		if (!under_default || on_bpffs(SYS_FS_BPF)) {
+			err("%s is not on a bpf filesystem; choose a --pin-dir under one", dir);
+			return -ENOTDIR;
+		}
+		if (mount("bpf", SYS_FS_BPF, "bpf", 0, "mode=0700")) {
+			err("cannot mount bpffs on " SYS_FS_BPF ": %s", strerror(errno));
+			return -errno;
+		}
+	}
+	e = mkdir_on_bpffs(dir);
+	if (e)
+		err("cannot create %s: %s", dir, strerror(-e));
+	return e;
+}
+
+int pin_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf)
+{
+	int n = leaf ? snprintf(buf, size, "%s/%s/%s", dir, name, leaf) :
+		       snprintf(buf, size, "%s/%s", dir, name);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+bool pin_exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	return !pin_path(path, sizeof(path), dir, name, NULL) && access(path, F_OK) == 0;
+}
+
+int pin_remove(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(leaves); i++)
+		if (!pin_path(path, sizeof(path), dir, name, leaves[i]))
+			unlink(path);
+	if (pin_path(path, sizeof(path), dir, name, NULL) || rmdir(path))
+		return -errno;
+	return 0;
+}
+
+/* The names registered under dir: its subdirectories that hold a link. */
+int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= TCPCA_NAME_MAX)
+			continue;
+		if (pin_path(path, sizeof(path), dir, de->d_name, "link") || access(path, F_OK))
+			continue;
+		snprintf(names[n++], TCPCA_NAME_MAX, "%s", de->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Which embedded algorithm a registered name runs: its ops map is named after it. */
+const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id)
+{
+	struct bpf_map_info mi = {};
+	struct bpf_link_info li = {};
+	__u32 len = sizeof(mi);
+	char path[PATH_MAX];
+	const struct tcpca_alg *alg = NULL;
+	int fd;
+
+	*map_id = *link_id = 0;
+	if (!pin_path(path, sizeof(path), dir, name, "ops") && (fd = bpf_obj_get(path)) >= 0) {
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
+			*map_id = mi.id;
+			alg = alg_find(mi.name);
+		}
+		close(fd);
+	}
+	len = sizeof(li);
+	if (!pin_path(path, sizeof(path), dir, name, "link") && (fd = bpf_obj_get(path)) >= 0) {
+		if (!bpf_obj_get_info_by_fd(fd, &li, &len))
+			*link_id = li.id;
+		close(fd);
+	}
+	return alg;
+}
+
+int pin_dir_create(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int e = pin_path(path, sizeof(path), dir, name, NULL);
+
+	if (!e && mkdir(path, 0700))
+		e = -errno;
+	if (e)
+		err("cannot create %s: %s", path, strerror(-e));
+	return e;
+}

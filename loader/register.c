@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registration.  We use link-based struct_ops (BPF_F_LINK + a
+ * BPF_LINK_TYPE_STRUCT_OPS link, kernel 6.4+) rather than a bare map update:
+ * the pinned link is then the single thing that keeps the algorithm
+ * registered (unlinking it unregisters, no separate "unregister" call that a
+ * crash could skip), bpftool shows it as a link owned by the pin, and
+ * bpf_link_update() can later swap a new version in under the same name.
+ * libbpf 1.1 predates ".struct_ops.link", so we set the flag and create the
+ * link ourselves.
+ *
+ * Nothing becomes visible until every step has succeeded: a failure at any
+ * point closes the link (which unregisters) and removes the pins.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "tcpca.h"
+
+#ifndef BPF_F_LINK
+#define BPF_F_LINK		(1U << 13)
+#endif
+#define ATTACH_STRUCT_OPS	44	/* enum bpf_attach_type BPF_STRUCT_OPS, 6.4+ */
+#define CONG_NON_RESTRICTED	0x1	/* TCP_CONG_NON_RESTRICTED */
+
+struct image {
+	void *elf;
+	size_t size;
+	struct ops_layout layout;
+};
+
+static int image_read(const struct tcpca_alg *alg, const char *path, struct image *im)
+{
+	const void *bytes = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	if (alg) {
+		bytes = alg->elf_bytes(&size);
+		im->elf = malloc(size);
+		if (!im->elf)
+			return -ENOMEM;
+		memcpy(im->elf, bytes, size);
+	} else {
+		if (!(f = fopen(path, "rb"))) {
+			err("cannot open %s: %s", path, strerror(errno));
+			return -errno;
+		}
+		fseek(f, 0, SEEK_END);
+		size = ftell(f);
+		rewind(f);
+		im->elf = malloc(size ? size : 1);
+		if (!im->elf || fread(im->elf, 1, size, f) != size) {
+			fclose(f);
+			err("cannot read %s", path);
+			return -EIO;
+		}
+		fclose(f);
+	}
+	im->size = size;
+	if (ops_layout_find(im->elf, im->size, &im->layout)) {
+		err("%s holds no single tcp_congestion_ops table in .struct_ops", alg ? alg->name : path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+int default_ca_name(const struct tcpca_alg *alg, char *buf)
+{
+	struct image im = {};
+	int e = image_read(alg, NULL, &im);
+
+	if (!e)
+		snprintf(buf, TCPCA_NAME_MAX, "%.15s", (char *)im.elf + im.layout.name_off);
+	free(im.elf);
+	return e;
+}
+
+/* The iterator shows only sockets running this CA: it learns the name from .rodata. */
+static int set_rodata_name(struct bpf_object *obj, const char *name)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vi;
+	const struct btf_type *sec;
+	struct bpf_map *map;
+	size_t size;
+	char *data;
+	int id, i;
+
+	map = bpf_object__find_map_by_name(obj, ".rodata");
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	if (!map || id < 0)
+		return 0;	/* no iterator, nothing to tell */
+	data = (char *)bpf_map__initial_value(map, &size);
+	sec = btf__type_by_id(btf, id);
+	vi = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, vi++) {
+		const struct btf_type *var = btf__type_by_id(btf, vi->type);
+
+		if (strcmp(btf__name_by_offset(btf, var->name_off), "tcpca_ca_name"))
+			continue;
+		if (!data || vi->offset + TCPCA_NAME_MAX > size || vi->size < TCPCA_NAME_MAX)
+			return -EINVAL;
+		strncpy(data + vi->offset, name, TCPCA_NAME_MAX);
+	}
+	return 0;
+}
+
+static int set_params(struct bpf_object *obj, const struct tcpca_alg *alg, const __u32 *values)
+{
+	struct bpf_map *map;
+
+	if (!alg || !alg->nparams)
+		return 0;
+	map = bpf_object__find_map_by_name(obj, ".data.params");
+	if (!map || bpf_map__value_size(map) != alg->nparams * sizeof(__u32)) {
+		err("%s: its .data.params does not match its parameter table", alg->name);
+		return -EPROTO;
+	}
+	return bpf_map__set_initial_value(map, values, alg->nparams * sizeof(__u32));
+}
+
+static struct bpf_map *ops_map(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
+			return map;
+	return NULL;
+}
+
+static int pin_fd(int fd, const char *dir, const char *name, const char *leaf)
+{
+	char path[PATH_MAX];
+	int e = pin_path(path, sizeof(path), dir, name, leaf);
+
+	if (!e && bpf_obj_pin(fd, path))
+		e = -errno;
+	if (e)
+		err("cannot pin %s: %s", path, strerror(-e));
+	return e;
+}
+
+static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
+{
+	static const struct { const char *map, *leaf; } maps[] = {
+		{ ".data.params", "params" }, { "counters", "counters" }, { "events", "events" },
+	};
+	struct bpf_program *prog;
+	struct bpf_link *iter;
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[i].map);
+
+		if (m && (e = pin_fd(bpf_map__fd(m), dir, name, maps[i].leaf)))
+			return e;
+	}
+	bpf_object__for_each_program(prog, obj) {
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_TRACING ||
+		    strncmp(bpf_program__section_name(prog), "iter/", 5))
+			continue;
+		iter = bpf_program__attach_iter(prog, NULL);
+		if (!iter) {
+			e = -errno;
+			err("cannot attach the socket iterator: %s", strerror(-e));
+			return e;
+		}
+		e = pin_fd(bpf_link__fd(iter), dir, name, "sockets");
+		bpf_link__destroy(iter);	/* the pin holds it now */
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+static int load_object(struct bpf_object *obj, const char *what)
+{
+	int e = bpf_object__load(obj);
+
+	if (!e)
+		return 0;
+	if (e == -EACCES || e == -EINVAL) {
+		err("the kernel's verifier rejected %s (%s)", what, strerror(-e));
+		log_print_verifier_tail();
+	} else if (e == -EPERM) {
+		err("loading %s: operation not permitted (needs CAP_BPF and CAP_NET_ADMIN)", what);
+	} else {
+		err("loading %s failed: %s", what, strerror(-e));
+	}
+	return e;
+}
+
+int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct load_opts *o)
+{
+	const char *what = alg ? alg->name : object_path;
+	struct bpf_object *obj = NULL;
+	struct bpf_link *st_link;
+	struct bpf_map *ops;
+	struct image im = {};
+	bool pinned = false;
+	char name[TCPCA_NAME_MAX];
+	__u32 *flags;
+	int link_fd = -1, e;
+
+	e = image_read(alg, object_path, &im);
+	if (e)
+		goto out;
+	if (o->name)
+		snprintf(name, sizeof(name), "%s", o->name);
+	else
+		snprintf(name, sizeof(name), "%.15s", (char *)im.elf + im.layout.name_off);
+	if (ca_registered(name)) {
+		err("a congestion control named '%s' is already registered; choose another with --name", name);
+		e = -EEXIST;
+		goto out;
+	}
+	if (pin_exists(o->pin_dir, name)) {
+		err("%s/%s already exists; unload it first (--unload %s)", o->pin_dir, name, name);
+		e = -EEXIST;
+		goto out;
+	}
+
+	memset((char *)im.elf + im.layout.name_off, 0, TCPCA_NAME_MAX);
+	memcpy((char *)im.elf + im.layout.name_off, name, strlen(name));
+	flags = (__u32 *)((char *)im.elf + im.layout.flags_off);
+	*flags = o->allow ? (*flags | CONG_NON_RESTRICTED) : (*flags & ~CONG_NON_RESTRICTED);
+
+	obj = bpf_object__open_mem(im.elf, im.size, NULL);
+	if (!obj) {
+		e = -errno;
+		err("cannot open the BPF object of %s: %s", what, strerror(-e));
+		goto out;
+	}
+	ops = ops_map(obj);
+	if ((e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK)) ||
+	    (e = set_params(obj, alg, o->values)) || (e = set_rodata_name(obj, name)) ||
+	    (e = load_object(obj, what)))
+		goto out;
+
+	/* fills the map value with the program fds; with BPF_F_LINK it does not register */
+	st_link = bpf_map__attach_struct_ops(ops);
+	if (!st_link) {
+		e = -errno;
+		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
+		goto out;
+	}
+	bpf_link__disconnect(st_link);
+	bpf_link__destroy(st_link);
+
+	link_fd = bpf_link_create(bpf_map__fd(ops), 0, ATTACH_STRUCT_OPS, NULL);
+	if (link_fd < 0) {
+		e = -errno;
+		if (e == -EEXIST)
+			err("a congestion control named '%s' is already registered; choose another with --name", name);
+		else
+			err("registering %s as '%s' failed: %s", what, name, strerror(-e));
+		goto out;
+	}
+	pinned = true;
+	if ((e = pin_dir_create(o->pin_dir, name)) ||
+	    (e = pin_fd(link_fd, o->pin_dir, name, "link")) ||
+	    (e = pin_fd(bpf_map__fd(ops), o->pin_dir, name, "ops")) ||
+	    (e = pin_extras(obj, o->pin_dir, name)))
+		goto out;
+	pinned = false;
+	snprintf(o->registered, sizeof(o->registered), "%s", name);
+out:
+	if (pinned)
+		pin_remove(o->pin_dir, name);
+	if (link_fd >= 0)
+		close(link_fd);		/* the pin keeps it, or closing unregisters */
+	bpf_object__close(obj);
+	free(im.elf);
+	return e;
+}
+
+int tcpca_unregister(const char *pin_dir, const char *name)
+{
+	if (!pin_exists(pin_dir, name)) {
+		err("nothing named '%s' is registered under %s", name, pin_dir);
+		return -ENOENT;
+	}
+	if (pin_remove(pin_dir, name)) {
+		err("cannot remove %s/%s: %s", pin_dir, name, strerror(errno));
+		return -errno;
+	}
+	/* the kernel drops the last link reference from a work item: give it a moment */
+	for (int i = 0; i < 200 && ca_registered(name); i++)
+		usleep(10 * 1000);
+	if (ca_registered(name)) {
+		err("'%s' is still registered: another process holds its link", name);
+		return -EBUSY;
+	}
+	return 0;
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the kernel says is registered, read from its sysctls (never written). */
+#include <stdio.h>
+#include <string.h>
+#include "tcpca.h"
+
+static bool listed(const char *file, const char *name)
+{
+	char word[TCPCA_NAME_MAX + 1];
+	bool found = false;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%16s", word) == 1)
+		found = strcmp(word, name) == 0;
+	fclose(f);
+	return found;
+}
+
+bool ca_registered(const char *name)
+{
+	return listed("/proc/sys/net/ipv4/tcp_available_congestion_control", name);
+}
+
+bool ca_allowed(const char *name)
+{
+	return listed("/proc/sys/net/ipv4/tcp_allowed_congestion_control", name);
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpca-load: register tcpca's BPF congestion-control algorithms under the
+ * names sysctl net.ipv4.tcp_congestion_control and TCP_CONGESTION expect,
+ * and inspect, retune and remove them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tcpca.h"
+
+#define MAX_REGISTERED	256
+
+enum command { LOAD, UNLOAD, LIST, SHOW, SET };
+
+static const char usage[] =
+"Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
+"       tcpca-load [--pin-dir DIR] --unload NAME... | --unload --all\n"
+"       tcpca-load [--pin-dir DIR] --list\n"
+"       tcpca-load [--pin-dir DIR] --show NAME\n"
+"       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
+"       tcpca-load --help | --version\n"
+"\n"
+"Registers a BPF TCP congestion control so that it outlives this command; it is\n"
+"kept by a link pinned at DIR/NAME/link and removed with --unload.\n"
+"\n"
+"  -n, --name NAME     register under NAME (at most 15 of [A-Za-z0-9_.])\n"
+"                      instead of the algorithm's own name\n"
+"  -a, --allow         non-restricted: any socket may select it and a network\n"
+"                      namespace may make it its default (TCP_CONG_NON_RESTRICTED)\n"
+"  -p, --pin-dir DIR   bpffs directory to pin under (default " TCPCA_DEFAULT_PIN_DIR ")\n"
+"  -u, --unload        unregister the NAMEs given, or every one under DIR with --all\n"
+"  -l, --list          embedded algorithms with their parameters, and registered ones\n"
+"  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
+"  -S, --set NAME      change parameters of a registered algorithm at run time\n"
+"  -v, --verbose       libbpf's and the verifier's whole output\n"
+"  -h, --help          this text\n"
+"  -V, --version       the version\n";
+
+static bool valid_ca_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= TCPCA_NAME_MAX)
+		return false;
+	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == len;
+}
+
+static bool is_object_path(const char *arg)
+{
+	size_t len = strlen(arg);
+
+	return strchr(arg, '/') || (len > 2 && !strcmp(arg + len - 2, ".o"));
+}
+
+static int need_privileges(void)
+{
+	const char *btf = getenv("TCPCA_VMLINUX_BTF");	/* tests point it elsewhere */
+
+	if (geteuid() != 0) {
+		err("must be run as root (needs CAP_BPF, CAP_NET_ADMIN and CAP_SYS_ADMIN)");
+		return -EPERM;
+	}
+	if (!btf)
+		btf = "/sys/kernel/btf/vmlinux";
+	if (access(btf, R_OK)) {
+		err("no kernel BTF at %s: the kernel needs CONFIG_DEBUG_INFO_BTF=y", btf);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc, char **argv)
+{
+	const struct tcpca_alg *alg = NULL;
+	const char *path = NULL;
+	__u32 values[32];
+	struct load_opts o = { .pin_dir = pin_dir, .name = name, .allow = allow, .values = values };
+
+	if (argc < 1) {
+		err("which algorithm? (tcpca-load --list shows them)");
+		return -EINVAL;
+	}
+	if (is_object_path(argv[0])) {
+		path = argv[0];
+		if (argc > 1) {
+			err("parameters are only known for the embedded algorithms");
+			return -EINVAL;
+		}
+	} else if (!(alg = alg_find(argv[0]))) {
+		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[0]);
+		return -ENOENT;
+	} else {
+		params_defaults(alg, values);
+		if (params_apply(alg, values, argc - 1, argv + 1))
+			return -EINVAL;
+	}
+	if (name && !valid_ca_name(name)) {
+		err("invalid name '%s': at most %d characters of [A-Za-z0-9_.]", name, TCPCA_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (need_privileges() || bpffs_prepare(pin_dir))
+		return -EPERM;
+	log_capture_libbpf();
+	if (tcpca_register(alg, path, &o))
+		return -1;
+	info("registered %s as '%s'%s, pinned at %s/%s", alg ? alg->name : path, o.registered,
+	     allow ? " (allowed to all)" : " (restricted)", pin_dir, o.registered);
+	return 0;
+}
+
+static int cmd_unload(const char *pin_dir, bool all, int argc, char **argv)
+{
+	char names[MAX_REGISTERED][TCPCA_NAME_MAX];
+	int i, n, failed = 0;
+
+	if (need_privileges())
+		return -EPERM;
+	if (all) {
+		n = pin_names(pin_dir, names, MAX_REGISTERED);
+		for (i = 0; i < n; i++)
+			failed |= tcpca_unregister(pin_dir, names[i]) != 0;
+		return failed ? -1 : 0;
+	}
+	if (argc < 1) {
+		err("--unload needs NAME... or --all");
+		return -EINVAL;
+	}
+	for (i = 0; i < argc; i++)
+		failed |= tcpca_unregister(pin_dir, argv[i]) != 0;
+	return failed ? -1 : 0;
+}
+
+static int cmd_list(const char *pin_dir)
+{
+	char names[MAX_REGISTERED][TCPCA_NAME_MAX], ca[TCPCA_NAME_MAX];
+	__u32 values[32], map_id, link_id;
+	unsigned int i, j;
+	int n;
+
+	printf("%-10s %-16s %s\n", "ALGORITHM", "DEFAULT NAME", "PARAMETERS (defaults)");
+	for (i = 0; i < tcpca_nalgs; i++) {
+		const struct tcpca_alg *a = &tcpca_algs[i];
+
+		if (default_ca_name(a, ca))
+			snprintf(ca, sizeof(ca), "?");
+		printf("%-10s %-16s", a->name, ca);
+		params_defaults(a, values);
+		for (j = 0; j < a->nparams; j++)
+			printf(" %s=%u", a->params[j].name, values[j]);
+		printf("%s\n", a->nparams ? "" : " -");
+	}
+	if (geteuid() != 0)
+		return 0;
+	n = pin_names(pin_dir, names, MAX_REGISTERED);
+	printf("\nregistered under %s:\n", pin_dir);
+	if (n <= 0)
+		printf("  (none)\n");
+	else
+		printf("%-16s %-10s %-8s %-8s %-10s %s\n", "NAME", "ALGORITHM", "LINK", "MAP", "ACCESS", "PIN");
+	for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++) {
+		const struct tcpca_alg *a = pin_alg(pin_dir, names[i], &map_id, &link_id);
+
+		printf("%-16s %-10s %-8u %-8u %-10s %s/%s\n", names[i], a ? a->name : "(object)",
+		       link_id, map_id, ca_allowed(names[i]) ? "allowed" : "restricted",
+		       pin_dir, names[i]);
+	}
+	return 0;
+}
+
+static const struct tcpca_alg *registered_alg(const char *pin_dir, const char *name)
+{
+	__u32 map_id, link_id;
+	const struct tcpca_alg *alg;
+
+	if (!pin_exists(pin_dir, name)) {
+		err("nothing named '%s' is registered under %s", name, pin_dir);
+		return NULL;
+	}
+	alg = pin_alg(pin_dir, name, &map_id, &link_id);
+	if (!alg)
+		err("'%s' runs an object that is not embedded here; it has no known parameters", name);
+	return alg;
+}
+
+static int cmd_set(const char *pin_dir, int argc, char **argv)
+{
+	const struct tcpca_alg *alg;
+	char path[PATH_MAX];
+	__u32 values[32];
+	int e;
+
+	if (argc < 2) {
+		err("--set needs NAME and PARAM=VALUE");
+		return -EINVAL;
+	}
+	if (need_privileges() || !(alg = registered_alg(pin_dir, argv[0])))
+		return -ENOENT;
+	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
+	if (!alg->nparams) {
+		err("%s has no parameters", alg->name);
+		return -EINVAL;
+	}
+	if ((e = params_read_pinned(path, values, alg->nparams))) {
+		err("cannot read %s: %s", path, strerror(-e));
+		return e;
+	}
+	if (params_apply(alg, values, argc - 1, argv + 1))
+		return -EINVAL;
+	if ((e = params_write_pinned(path, values, alg->nparams))) {
+		err("cannot write %s: %s", path, strerror(-e));
+		return e;
+	}
+	return 0;
+}
+
+static int cmd_show(const char *pin_dir, int argc, char **argv)
+{
+	const struct tcpca_alg *alg;
+	char path[PATH_MAX];
+	__u32 values[32], map_id, link_id;
+
+	if (argc != 1) {
+		err("--show needs exactly one NAME");
+		return -EINVAL;
+	}
+	if (need_privileges())
+		return -EPERM;
+	if (!pin_exists(pin_dir, argv[0])) {
+		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
+		return -ENOENT;
+	}
+	alg = pin_alg(pin_dir, argv[0], &map_id, &link_id);
+	printf("%s: algorithm %s, link %u, map %u, %s\n", argv[0], alg ? alg->name : "(object)",
+	       link_id, map_id, ca_allowed(argv[0]) ? "allowed" : "restricted");
+	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
+	if (alg && alg->nparams && !params_read_pinned(path, values, alg->nparams)) {
+		printf("parameters:\n");
+		params_print(alg, values, "  ");
+	}
+	pin_path(path, sizeof(path), pin_dir, argv[0], "counters");
+	show_counters(path);
+	pin_path(path, sizeof(path), pin_dir, argv[0], "sockets");
+	show_sockets(path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "allow", no_argument, NULL, 'a' },
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "unload", no_argument, NULL, 'u' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "show", no_argument, NULL, 's' },
+		{ "set", no_argument, NULL, 'S' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	enum command cmd = LOAD;
+	const char *pin_dir = TCPCA_DEFAULT_PIN_DIR, *name = NULL;
+	bool allow = false, all = false;
+	int c, ncmd = 0;
+
+	while ((c = getopt_long(argc, argv, "+n:ap:ulsSvhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': name = optarg; break;
+		case 'a': allow = true; break;
+		case 'p': pin_dir = optarg; break;
+		case 'u': cmd = UNLOAD; ncmd++; break;
+		case 'A': all = true; break;
+		case 'l': cmd = LIST; ncmd++; break;
+		case 's': cmd = SHOW; ncmd++; break;
+		case 'S': cmd = SET; ncmd++; break;
+		case 'v': verbose = true; break;
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("tcpca-load " TCPCA_VERSION "\n"); return 0;
+		default:
+			fprintf(stderr, "Try 'tcpca-load --help'.\n");
+			return 2;
+		}
+	}
+	if (ncmd > 1) {
+		err("--unload, --list, --show and --set exclude each other");
+		return 2;
+	}
+	if ((name || allow) && cmd != LOAD) {
+		err("--name and --allow apply to loading only");
+		return 2;
+	}
+	if (all && cmd != UNLOAD) {
+		err("--all goes with --unload");
+		return 2;
+	}
+	argc -= optind;
+	argv += optind;
+	switch (cmd) {
+	case LOAD:   return cmd_load(pin_dir, name, allow, argc, argv) ? 1 : 0;
+	case UNLOAD: return cmd_unload(pin_dir, all, argc, argv) ? 1 : 0;
+	case LIST:   return cmd_list(pin_dir) ? 1 : 0;
+	case SHOW:   return cmd_show(pin_dir, argc, argv) ? 1 : 0;
+	case SET:    return cmd_set(pin_dir, argc, argv) ? 1 : 0;
+	}
+	return 1;
+}

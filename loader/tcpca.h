@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The loader's internal interfaces, one section per file in loader/. */
+#ifndef TCPCA_LOADER_H
+#define TCPCA_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define TCPCA_NAME_MAX		16		/* TCP_CA_NAME_MAX, with the NUL */
+#define TCPCA_DEFAULT_PIN_DIR	"/sys/fs/bpf/tcpca"
+#define TCPCA_VERSION		"0.1.0"
+
+/* algorithms.c: every algorithm embedded in this binary */
+struct tcpca_param {
+	const char *name;
+	__u32 def, min, max;
+	const char *unit;
+	const char *doc;
+};
+
+struct tcpca_alg {
+	const char *name;				/* as in bpf/<name>.bpf.c */
+	const void *(*elf_bytes)(size_t *size);		/* from its skeleton */
+	const struct tcpca_param *params;		/* field i of its params struct */
+	unsigned int nparams;
+	const char *(*check)(const __u32 *values);	/* consistency, NULL if fine */
+};
+
+extern const struct tcpca_alg tcpca_algs[];
+extern const unsigned int tcpca_nalgs;
+const struct tcpca_alg *alg_find(const char *name);
+
+/* log.c: one line per failure; libbpf's own chatter kept for -v */
+extern bool verbose;
+void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_capture_libbpf(void);
+void log_print_verifier_tail(void);
+
+/* params.c: NAME=VALUE against an algorithm's table */
+int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);
+void params_defaults(const struct tcpca_alg *alg, __u32 *values);
+void params_print(const struct tcpca_alg *alg, const __u32 *values, const char *indent);
+int params_read_pinned(const char *path, __u32 *values, unsigned int n);
+int params_write_pinned(const char *path, const __u32 *values, unsigned int n);
+
+/* objpatch.c: the CA name and flags live in the object's .struct_ops data */
+struct ops_layout {
+	size_t name_off;	/* of tcp_congestion_ops.name in the ELF image */
+	size_t flags_off;	/* of tcp_congestion_ops.flags */
+	char ops_var[64];	/* the ops table's variable, i.e. the map name */
+};
+int ops_layout_find(const void *elf, size_t size, struct ops_layout *l);
+
+/* pins.c: bpffs layout <dir>/<name>/{link,ops,params,sockets,counters} */
+int bpffs_prepare(const char *dir);
+int pin_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf);
+int pin_dir_create(const char *dir, const char *name);
+bool pin_exists(const char *dir, const char *name);
+int pin_remove(const char *dir, const char *name);
+int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max);
+const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id);
+
+/* sysctl.c: what the kernel has registered */
+bool ca_registered(const char *name);
+bool ca_allowed(const char *name);
+
+/* register.c */
+struct load_opts {
+	const char *pin_dir;
+	const char *name;	/* CA name; NULL: the one in the object */
+	bool allow;		/* TCP_CONG_NON_RESTRICTED */
+	__u32 *values;		/* parameters, alg->nparams of them */
+	char registered[TCPCA_NAME_MAX];	/* out: the name it got */
+};
+int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct load_opts *o);
+int tcpca_unregister(const char *pin_dir, const char *name);
+int default_ca_name(const struct tcpca_alg *alg, char *buf);
+
+/* show.c */
+int show_counters(const char *path);
+int show_sockets(const char *path);
+
+#endif

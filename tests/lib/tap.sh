@@ -1,0 +1,63 @@
+# TAP helpers for the shell tests run by prove(1).
+# Source it, call plan N (or done_testing at the end), then ok/is/like.
+# Every test also gets a hard time limit so a hung flow can never stall CI.
+
+_tap_n=0
+_tap_failed=0
+
+plan() { echo "1..$1"; _tap_planned=1; }
+
+ok() {	# ok CONDITION_EXIT_CODE DESCRIPTION
+	local rc=$1; shift
+	_tap_n=$((_tap_n + 1))
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $_tap_n - $*"
+	else
+		echo "not ok $_tap_n - $*"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+	return "$rc"
+}
+
+pass() { ok 0 "$@"; }
+fail() { ok 1 "$@"; }
+
+is() {	# is GOT EXPECTED DESCRIPTION
+	local got=$1 want=$2; shift 2
+	if [ "$got" = "$want" ]; then ok 0 "$@"; else
+		ok 1 "$@"; diag "got '$got', expected '$want'"; return 1; fi
+}
+
+like() {	# like GOT EREGEX DESCRIPTION
+	local got=$1 re=$2; shift 2
+	if printf '%s' "$got" | grep -Eq -- "$re"; then ok 0 "$@"; else
+		ok 1 "$@"; diag "got '$got', expected to match /$re/"; return 1; fi
+}
+
+# cmp_ok GOT OP EXPECTED DESCRIPTION, numeric (floats allowed): OP is one of < <= > >= ==
+cmp_ok() {
+	local got=$1 op=$2 want=$3; shift 3
+	if awk -v a="$got" -v b="$want" -v op="$op" 'BEGIN {
+		if (a !~ /^-?[0-9.eE+-]+$/) exit 1
+		if (op == "<") exit !(a < b); if (op == "<=") exit !(a <= b)
+		if (op == ">") exit !(a > b); if (op == ">=") exit !(a >= b)
+		if (op == "==") exit !(a == b); exit 1 }'; then ok 0 "$@"
+	else ok 1 "$@"; diag "got '$got', expected $op $want"; return 1; fi
+}
+
+diag() { printf '# %s\n' "$*" >&2; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+bail_out() { echo "Bail out! $*"; exit 255; }
+
+done_testing() {
+	[ -z "${_tap_planned:-}" ] && echo "1..$_tap_n"
+	[ "$_tap_failed" -eq 0 ]
+}
+
+# Kill this test (and its process group) if it runs longer than $1 seconds.
+time_limit() {
+	local self=$$
+	( sleep "$1"; echo "Bail out! time limit of $1 s reached" ; kill -TERM "$self" ) &
+	_tap_watchdog=$!
+	disown "$_tap_watchdog" 2>/dev/null || true
+}
