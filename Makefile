@@ -27,7 +27,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all test bench install uninstall vmlinux clean deps tools unit
+.PHONY: all test bench install uninstall vmlinux clean deps tools unit FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -44,9 +44,24 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-$(OUT)/algorithms.inc: Makefile | $(OUT)
-	$(call msg,GEN,$@)
-	$(Q)printf '#include "%s.skel.h"\n' $(ALGS) > $@
+# The loader's table of algorithms: every bpf/<alg>.bpf.c, with the tunables
+# of include/<alg>.h (<ALG>_PARAMS, <alg>_check_params) where that exists.
+# Rewritten only when it changes, so adding an algorithm rebuilds the loader.
+$(OUT)/algorithms.inc: FORCE | $(OUT)
+	$(Q){ for a in $(ALGS); do \
+		[ ! -f include/$$a.h ] || echo "#include \"$$a.h\""; \
+		echo "#include \"$$a.skel.h\""; \
+	done; \
+	echo '#define TCPCA_ALGORITHMS(ALG, ALG_TUNABLE) \'; \
+	for a in $(ALGS); do \
+		if [ -f include/$$a.h ]; then \
+			A=$$(echo $$a | tr a-z A-Z); \
+			echo "	ALG_TUNABLE($$a, $${A}_PARAMS, $${a}_check_params) \\"; \
+		else echo "	ALG($$a) \\"; fi; \
+	done; echo; } > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN      $@"; fi
+
+FORCE:
 
 $(OUT)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard include/*.h) $(SKELS) $(OUT)/algorithms.inc | $(OUT)/loader
 	$(call msg,CC,$@)
