@@ -86,7 +86,7 @@ vmlinux:
 deps:
 	$(Q)./scripts/install-deps
 
-test: all
+test:
 	$(Q)./scripts/run-tests
 
 bench: all

@@ -16,7 +16,10 @@ _run_cleanups() {
 		eval "${_cleanups[i]}" >/dev/null 2>&1 || true
 	done
 	_cleanups=()
-	[ -n "${_tap_watchdog:-}" ] && kill "$_tap_watchdog" 2>/dev/null
+	if [ -n "${_tap_watchdog:-}" ]; then	# the watchdog first, then its sleep
+		local sleeper=$(pgrep -P "$_tap_watchdog")
+		kill "$_tap_watchdog" $sleeper 2>/dev/null
+	fi
 	return 0
 }
 trap '_run_cleanups' EXIT

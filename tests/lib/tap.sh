@@ -57,7 +57,9 @@ done_testing() {
 # Kill this test (and its process group) if it runs longer than $1 seconds.
 time_limit() {
 	local self=$$
-	( sleep "$1"; echo "Bail out! time limit of $1 s reached" ; kill -TERM "$self" ) &
+	# sleep must not hold our stdout open, or prove waits for it
+	( sleep "$1" >/dev/null 2>&1 </dev/null; echo "Bail out! time limit of $1 s reached"
+	  kill -TERM "$self" ) &
 	_tap_watchdog=$!
 	disown "$_tap_watchdog" 2>/dev/null || true
 }

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Every way tcpca-load can be misused: one clear line on stderr, a non-zero
+# exit, and nothing registered or pinned afterwards.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/netns.sh"
+need_root
+time_limit 120
+use_test_pin_dir
+
+L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+N="${RUN_ID}err"
+before=$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)
+
+# expect_error DESCRIPTION REGEX COMMAND...: non-zero exit, first stderr line matches
+expect_error() {
+	local what=$1 re=$2 rc; shift 2
+	local errf=$(mktemp)
+	"$@" >/dev/null 2>"$errf"; rc=$?
+	local first=$(head -n 1 "$errf")
+	rm -f "$errf"
+	if [ "$rc" -ne 0 ] && printf '%s' "$first" | grep -Eq -- "$re"; then
+		ok 0 "$what"
+	else
+		ok 1 "$what"; diag "exit $rc, stderr: $first"
+	fi
+}
+
+nothing_left() {
+	is "$(cat /proc/sys/net/ipv4/tcp_available_congestion_control)" "$before" "$1: nothing registered"
+	is "$(ls -A "$TEST_PIN_DIR" 2>/dev/null)" "" "$1: nothing pinned"
+}
+
+expect_error "unknown algorithm" "^tcpca-load: unknown algorithm 'nosuch'" $L --name $N nosuch
+expect_error "unknown parameter" "has no parameter 'foo'" $L --name $N reno foo=1
+expect_error "parameter without a value" "is not PARAM=VALUE" $L --name $N reno foo
+tunable=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } /=/ { print $1, $3; exit }')
+if [ -n "$tunable" ]; then
+	set -- $tunable; p=${2%%=*}
+	expect_error "$1: $p out of range" "$p=4294967296 is out of range|$p: '4294967296' is not a number" \
+		$L --name $N "$1" "$p=4294967296"
+	expect_error "$1: $p not a number" "$p: 'x' is not a number" $L --name $N "$1" "$p=x"
+else
+	pass "# SKIP no tunable algorithm embedded"; pass "# SKIP no tunable algorithm embedded"
+fi
+expect_error "name too long" "invalid name 'abcdefghijklmnop'" $L --name abcdefghijklmnop reno
+expect_error "name with a bad character" "invalid name 'a-b'" $L --name a-b reno
+expect_error "name of the kernel's own reno" "named 'reno' is already registered; choose another with --name" \
+	$L --name reno reno
+nothing_left "after bad arguments"
+
+$L --name "$N" reno >/dev/null; ok $? "a first registration succeeds"
+expect_error "the same name twice" "named '$N' is already registered" $L --name "$N" reno
+$L --unload "$N"; ok $? "and unloads"
+
+expect_error "not root" "must be run as root" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups $L --name $N reno
+expect_error "no kernel BTF" "no kernel BTF at /nonexistent" \
+	env TCPCA_VMLINUX_BTF=/nonexistent $L --name $N reno
+expect_error "pin dir not on bpffs" "is not on a bpf filesystem" \
+	"$TCPCA_LOAD" --pin-dir /tmp/tcpca-not-bpffs-$$ --name $N reno
+expect_error "bpffs missing and not mountable" "cannot mount bpffs on /sys/fs/bpf" \
+	unshare -m sh -c "umount /sys/fs/bpf && exec setpriv --bounding-set=-sys_admin \
+		$TCPCA_LOAD --pin-dir /sys/fs/bpf/tcpca-test-$$ --name $N reno"
+nothing_left "after privilege and filesystem errors"
+
+# The loader mounts bpffs itself where none is mounted (private mount namespace).
+out=$(unshare -m sh -c "umount /sys/fs/bpf && $TCPCA_LOAD --pin-dir /sys/fs/bpf/t --name $N reno &&
+	mountpoint -q /sys/fs/bpf && $TCPCA_LOAD --pin-dir /sys/fs/bpf/t --unload $N && echo fine" 2>&1)
+is "$out" "$(printf 'registered reno as %s (restricted), pinned at /sys/fs/bpf/t/%s\nfine' "'$N'" "$N")" \
+	"mounts bpffs on /sys/fs/bpf when it is missing"
+
+# The verifier refuses a program that writes snd_cwnd_clamp.
+obj=$(mktemp --suffix=.bpf.o)
+on_exit "rm -f '$obj'"
+clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$TCPCA_ROOT/vmlinux/x86" -I"$TCPCA_ROOT/include" \
+	-c "$TCPCA_ROOT/tests/bpf/broken.bpf.c" -o "$obj"
+ok $? "the broken object compiles"
+errs=$($L --name "$N" "$obj" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ]; ok $? "verifier rejection exits non-zero"
+like "$(echo "$errs" | head -n 1)" "^tcpca-load: the kernel's verifier rejected" "says the verifier rejected it"
+like "$errs" "snd_cwnd_clamp|no write support|access beyond" "shows the verifier's reason"
+cmp_ok "$(echo "$errs" | wc -l)" "<=" 10 "shows only the tail of the log"
+cmp_ok "$($L -v --name "$N" "$obj" 2>&1 | wc -l)" ">" 10 "-v shows the whole log"
+nothing_left "after a verifier rejection"
+
+expect_error "unload an unknown name" "nothing named 'nosuch' is registered" $L --unload nosuch
+expect_error "show an unknown name" "nothing named 'nosuch' is registered" $L --show nosuch
+expect_error "set on an unknown name" "nothing named 'nosuch' is registered" $L --set nosuch a=1
+expect_error "--unload without names" "needs NAME... or --all" $L --unload
+expect_error "two commands at once" "exclude each other" $L --list --unload x
+expect_error "no algorithm" "which algorithm" $L
+"$TCPCA_LOAD" --help | grep -q "^Usage: tcpca-load"; ok $? "--help prints the usage"
+like "$("$TCPCA_LOAD" --version)" "^tcpca-load [0-9]+\.[0-9]+" "--version"
+nothing_left "at the end"
+
+done_testing

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# bpf_reno on live connections: ss -ti names it, the iterator lists the flow,
+# counters move, and unloading it mid-transfer breaks nothing.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/flows.sh"
+need_root
+time_limit 120
+use_test_pin_dir
+
+L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+N="${RUN_ID}reno"
+C=${RUN_ID}c S=${RUN_ID}s
+veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
+# 40 Mbit/s out of the client, so that a transfer lasts long enough to watch
+tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k latency 100ms
+
+$L --name "$N" reno >/dev/null; ok $? "registers $N"
+
+out=$(mktemp); on_exit "rm -f '$out'"
+xfer_check "$C" "$S" 15000000 "$N" > "$out" &
+xfer=$!
+seen=""
+for _ in $(seq 40); do
+	seen=$(nsx "$C" ss -tin dst "$SERVER_IP" | grep -o "$N" | head -n 1)
+	[ -n "$seen" ] && break
+	sleep 0.1
+done
+is "$seen" "$N" "ss -ti shows $N on the live flow"
+sockets=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$N/sockets")
+like "$sockets" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ ca_state=[0-9]+ cwnd=[1-9]" "the iterator lists the flow"
+is "$(echo "$sockets" | grep -c .)" 1 "and only that flow"
+is "$(cat "$TEST_PIN_DIR/$N/sockets")" "" "the host namespace has no socket on it"
+
+show=$($L --show "$N")
+cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts the socket's init"
+cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" ">" 10 "and its ACKs"
+
+$L --unload "$N"; ok $? "unloads while the transfer runs"
+! grep -qw "$N" /proc/sys/net/ipv4/tcp_available_congestion_control
+ok $? "no longer registered"
+wait $xfer; ok $? "the transfer still completes intact"
+is "$(cat "$out")" "ca=$N" "on the algorithm it started with"
+
+done_testing
