@@ -40,11 +40,17 @@ void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 
+/* Event record kinds (tcpca-load --events). */
+enum { RENO_EV_LOSS = 1 };	/* v0 = cwnd at the loss, v1 = new ssthresh */
+
 /* Multiplicative decrease: half the window, never below two segments. */
 u32 TCPCA_OPS(reno_ssthresh, struct sock *sk)
 {
+	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = max(cwnd >> 1U, 2U);
+
 	TCPCA_COUNT(ssthresh);
-	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+	tcpca_event(sk, RENO_EV_LOSS, cwnd, ssthresh, 0, 0);
+	return ssthresh;
 }
 
 u32 TCPCA_OPS(reno_undo_cwnd, struct sock *sk)

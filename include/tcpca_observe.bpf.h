@@ -5,6 +5,7 @@
  * loader pins as <pin dir>/<name>/sockets.  In an algorithm:
  *
  *	TCPCA_COUNT(cong_avoid);			   in each hook
+ *	tcpca_event(sk, 1, diff, target, 0, 0);		   once per RTT at most
  *	TCPCA_SOCKETS(struct vegas, vegas_print_state);    after the ops table
  *
  * where vegas_print_state(seq, ca) BPF_SEQ_PRINTFs the state with units.
@@ -14,6 +15,7 @@
 
 #include "tcpca.bpf.h"
 #include "tcpca_counters.h"
+#include "tcpca_events.h"
 
 #define AF_INET		2
 #define AF_INET6	10
@@ -34,6 +36,35 @@ struct {
 		if (__c)						\
 			__c->field++;					\
 	} while (0)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+static __always_inline void tcpca_event(const struct sock *sk, u32 kind,
+					u32 v0, u32 v1, u32 v2, u32 v3)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct tcpca_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e)
+		return;
+	e->time_ns = bpf_ktime_get_ns();
+	e->saddr = sk->__sk_common.skc_rcv_saddr;
+	e->daddr = sk->__sk_common.skc_daddr;
+	e->sport = sk->__sk_common.skc_num;
+	e->dport = bpf_ntohs(sk->__sk_common.skc_dport);
+	e->cwnd = tp->snd_cwnd;
+	e->ssthresh = tp->snd_ssthresh;
+	e->srtt_us = tp->srtt_us >> 3;
+	e->kind = kind;
+	e->v[0] = v0;
+	e->v[1] = v1;
+	e->v[2] = v2;
+	e->v[3] = v3;
+	bpf_ringbuf_submit(e, 0);
+}
 
 /* The name this copy was registered under; the loader writes it before load. */
 const volatile char tcpca_ca_name[16] = {};

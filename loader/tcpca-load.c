@@ -15,7 +15,7 @@
 
 #define MAX_REGISTERED	256
 
-enum command { LOAD, UNLOAD, LIST, SHOW, SET };
+enum command { LOAD, UNLOAD, LIST, SHOW, SET, EVENTS };
 
 static const char usage[] =
 "Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
@@ -23,6 +23,7 @@ static const char usage[] =
 "       tcpca-load [--pin-dir DIR] --list\n"
 "       tcpca-load [--pin-dir DIR] --show NAME\n"
 "       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
+"       tcpca-load [--pin-dir DIR] --events NAME [SECONDS]\n"
 "       tcpca-load --help | --version\n"
 "\n"
 "Registers a BPF TCP congestion control so that it outlives this command; it is\n"
@@ -37,6 +38,7 @@ static const char usage[] =
 "  -l, --list          embedded algorithms with their parameters, and registered ones\n"
 "  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
 "  -S, --set NAME      change parameters of a registered algorithm at run time\n"
+"  -e, --events NAME   its decision records as CSV, until ^C or SECONDS passed\n"
 "  -v, --verbose       libbpf's and the verifier's whole output\n"
 "  -h, --help          this text\n"
 "  -V, --version       the version\n";
@@ -249,6 +251,29 @@ static int cmd_show(const char *pin_dir, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_events(const char *pin_dir, int argc, char **argv)
+{
+	char path[PATH_MAX], *end = NULL;
+	double seconds = 0;
+
+	if (argc < 1 || argc > 2) {
+		err("--events needs NAME and optionally SECONDS");
+		return -EINVAL;
+	}
+	if (argc == 2 && ((seconds = strtod(argv[1], &end)) <= 0 || *end)) {
+		err("'%s' is not a number of seconds", argv[1]);
+		return -EINVAL;
+	}
+	if (need_privileges())
+		return -EPERM;
+	if (!pin_exists(pin_dir, argv[0])) {
+		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
+		return -ENOENT;
+	}
+	pin_path(path, sizeof(path), pin_dir, argv[0], "events");
+	return show_events(path, seconds);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -260,6 +285,7 @@ int main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "show", no_argument, NULL, 's' },
 		{ "set", no_argument, NULL, 'S' },
+		{ "events", no_argument, NULL, 'e' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -270,7 +296,7 @@ int main(int argc, char **argv)
 	bool allow = false, all = false;
 	int c, ncmd = 0;
 
-	while ((c = getopt_long(argc, argv, "+n:ap:ulsSvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+n:ap:ulsSevhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': name = optarg; break;
 		case 'a': allow = true; break;
@@ -280,6 +306,7 @@ int main(int argc, char **argv)
 		case 'l': cmd = LIST; ncmd++; break;
 		case 's': cmd = SHOW; ncmd++; break;
 		case 'S': cmd = SET; ncmd++; break;
+		case 'e': cmd = EVENTS; ncmd++; break;
 		case 'v': verbose = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("tcpca-load " TCPCA_VERSION "\n"); return 0;
@@ -289,7 +316,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (ncmd > 1) {
-		err("--unload, --list, --show and --set exclude each other");
+		err("--unload, --list, --show, --set and --events exclude each other");
 		return 2;
 	}
 	if ((name || allow) && cmd != LOAD) {
@@ -308,6 +335,7 @@ int main(int argc, char **argv)
 	case LIST:   return cmd_list(pin_dir) ? 1 : 0;
 	case SHOW:   return cmd_show(pin_dir, argc, argv) ? 1 : 0;
 	case SET:    return cmd_set(pin_dir, argc, argv) ? 1 : 0;
+	case EVENTS: return cmd_events(pin_dir, argc, argv) ? 1 : 0;
 	}
 	return 1;
 }

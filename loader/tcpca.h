@@ -82,5 +82,6 @@ int default_ca_name(const struct tcpca_alg *alg, char *buf);
 /* show.c */
 int show_counters(const char *path);
 int show_sockets(const char *path);
+int show_events(const char *path, double seconds);
 
 #endif

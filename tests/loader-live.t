@@ -12,8 +12,9 @@ L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
 N="${RUN_ID}reno"
 C=${RUN_ID}c S=${RUN_ID}s
 veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
-# 40 Mbit/s out of the client, so that a transfer lasts long enough to watch
-tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k latency 100ms
+# 40 Mbit/s and a 30 kB queue out of the client: a transfer lasts long enough to
+# watch, and overflows the queue
+tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k limit 30k
 
 $L --name "$N" reno >/dev/null; ok $? "registers $N"
 
@@ -35,6 +36,14 @@ is "$(cat "$TEST_PIN_DIR/$N/sockets")" "" "the host namespace has no socket on i
 show=$($L --show "$N")
 cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts the socket's init"
 cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" ">" 10 "and its ACKs"
+
+for _ in $(seq 100); do	# the 40 Mbit/s queue overflows: wait for a loss
+	$L --show "$N" | awk '$1 == "ssthresh" && $2 > 0 { f = 1 } END { exit !f }' && break
+	sleep 0.1
+done
+events=$($L --events "$N" 0.3)
+like "$(echo "$events" | sed -n 2p)" "^[0-9]+\.[0-9]+,$CLIENT_IP:[0-9]+,$SERVER_IP:[0-9]+,1,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+," \
+	"--events records the loss (kind 1)"
 
 $L --unload "$N"; ok $? "unloads while the transfer runs"
 ! grep -qw "$N" /proc/sys/net/ipv4/tcp_available_congestion_control
