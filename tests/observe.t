@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Every embedded algorithm can be looked into: the pinned iterator lists
+# exactly the sockets running it with plausible values, counters move, and
+# --set changes a tunable visibly (tcpca-load --show and bpftool agree).
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/flows.sh"
+need_root
+time_limit 300
+use_test_pin_dir
+
+C=${RUN_ID}c S=${RUN_ID}s
+veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
+tc -n "$C" qdisc add dev veth0 root tbf rate 50mbit burst 16k limit 100k
+L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+algs=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }')
+
+counter() { $L --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+
+for alg in $algs; do
+	name="${RUN_ID}${alg:0:6}"
+	$L --name "$name" "$alg" >/dev/null || { fail "$alg: registers"; continue; }
+
+	# two transfers of ~2.5 s each through the 50 Mbit/s bottleneck
+	xfer_check "$C" "$S" 15000000 "$name" >/dev/null & a=$!
+	xfer_check "$C" "$S" 15000000 "$name" >/dev/null & b=$!
+	lines=""
+	for _ in $(seq 30); do
+		lines=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$name/sockets")
+		[ "$(echo "$lines" | grep -c "^$CLIENT_IP")" -eq 2 ] && break
+		sleep 0.1
+	done
+	sleep 0.5
+	lines=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$name/sockets")
+	is "$(echo "$lines" | grep -c .)" 2 "$alg: the iterator lists exactly the two sockets"
+	bad=$(echo "$lines" | awk '{
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		if (!(v["cwnd"] > 0 && v["srtt_us"] > 0 && v["srtt_us"] < 1000000 && (NF > 7 || own == 0))) print }' \
+		own=$([ "$alg" = reno ] && echo 0 || echo 1))
+	is "$bad" "" "$alg: cwnd > 0, 0 < srtt < 1 s, and the algorithm's own fields"
+	diag "$alg: $(echo "$lines" | head -n 1)"
+
+	wait $a; ok $? "$alg: first transfer intact"
+	wait $b; ok $? "$alg: second transfer intact"
+	cmp_ok "$(counter "$name" init)" ">=" 2 "$alg: init counted for both sockets"
+	cmp_ok "$(counter "$name" cong_avoid)" ">" 100 "$alg: ACKs counted"
+
+	# --set: move the first tunable that accepts a neighbouring value
+	set -- $($L --show "$name" | awk '/^parameters:/ { p = 1; next } p && /^  / { print $1, $2, $4 } /^counters:/ { exit }')
+	changed=""
+	while [ $# -ge 3 ] && [ -z "$changed" ]; do
+		p=$1 v=$2 range=${3#[}; hi=${range#*..}; hi=${hi%]}
+		new=$((v < hi ? v + 1 : v - 1))
+		$L --set "$name" "$p=$new" 2>/dev/null && changed="$p=$new"
+		shift 3
+	done
+	if $L --show "$name" | grep -q "^parameters:"; then
+		[ -n "$changed" ]; ok $? "$alg: --set $changed accepted"
+		p=${changed%=*} new=${changed#*=}
+		is "$($L --show "$name" | awk -v k="$p" '$1 == k { print $2; exit }')" "$new" "$alg: --show reports $p=$new"
+		is "$(bpftool -j map dump pinned "$TEST_PIN_DIR/$name/params" | jq ".[0].formatted.value[\".data.params\"][0].params.$p")" \
+			"$new" "$alg: bpftool reads $p=$new by its BTF name"
+	fi
+	$L --unload "$name"
+done
+
+done_testing
