@@ -93,11 +93,15 @@ bench: all
 	$(Q)./tools/bench/run $(BENCH_ARGS)
 
 PREFIX ?= /usr/local
+UNITDIR ?= /etc/systemd/system
 install: tcpca-load
 	install -D -m 0755 tcpca-load $(DESTDIR)$(PREFIX)/sbin/tcpca-load
+	install -D -m 0644 tools/systemd/tcpca@.service $(DESTDIR)$(UNITDIR)/tcpca@.service
+	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/tcpca/README.md
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/tcpca-load
+	rm -f $(DESTDIR)$(PREFIX)/sbin/tcpca-load $(DESTDIR)$(UNITDIR)/tcpca@.service
+	rm -rf $(DESTDIR)$(PREFIX)/share/doc/tcpca
 
 clean:
 	$(call msg,CLEAN,)
