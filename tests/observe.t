@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Every embedded algorithm can be looked into: the pinned iterator lists
-# exactly the sockets running it with plausible values, counters move, and
-# --set changes a tunable visibly (tcpca-load --show and bpftool agree).
+# exactly the sockets running it with plausible values (min RTT near the
+# emulated 20 ms), counters move, and --set changes a tunable visibly
+# (tcpca-load --show and bpftool agree).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/flows.sh"
+. "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 300
 use_test_pin_dir
 
-C=${RUN_ID}c S=${RUN_ID}s
-veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
-tc -n "$C" qdisc add dev veth0 root tbf rate 50mbit burst 16k limit 100k
+tb_link c s --rate 50mbit --delay 10ms --queue 100 || bail_out "cannot start the emulated link"
+C=$(tb_ns c) S=$(tb_ns s)
 L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
 algs=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }')
 
@@ -35,9 +36,10 @@ for alg in $algs; do
 	is "$(echo "$lines" | grep -c .)" 2 "$alg: the iterator lists exactly the two sockets"
 	bad=$(echo "$lines" | awk '{
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		if (!(v["cwnd"] > 0 && v["srtt_us"] > 0 && v["srtt_us"] < 1000000 && (NF > 7 || own == 0))) print }' \
+		if (!(v["cwnd"] > 0 && v["srtt_us"] >= 20000 && v["srtt_us"] < 200000 &&
+		      v["min_rtt_us"] >= 20000 && v["min_rtt_us"] < 25000 && (NF > 7 || own == 0))) print }' \
 		own=$([ "$alg" = reno ] && echo 0 || echo 1))
-	is "$bad" "" "$alg: cwnd > 0, 0 < srtt < 1 s, and the algorithm's own fields"
+	is "$bad" "" "$alg: cwnd > 0, min RTT within 5 ms above the link's 20 ms, srtt above it, own fields shown"
 	diag "$alg: $(echo "$lines" | head -n 1)"
 
 	wait $a; ok $? "$alg: first transfer intact"
