@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Vegas as a BPF program.
+ *
+ * Lawrence S. Brakmo, Larry L. Peterson, "TCP Vegas: End to End Congestion
+ * Avoidance on a Global Internet", IEEE JSAC 13(8):1465-1480, October 1995.
+ * Follows Linux's net/ipv4/tcp_vegas.c (6.x, microsecond RTTs).  Vegas reads
+ * congestion from delay instead of loss: BaseRTT is the smallest RTT ever
+ * seen, RTT the smallest seen during the last round trip (a minimum, to
+ * filter out delayed ACKs), and Diff = cwnd * (RTT - BaseRTT) / RTT the
+ * packets this flow keeps queued.  Once per RTT, in congestion avoidance,
+ * cwnd grows by one while Diff < alpha, shrinks by one while Diff > beta;
+ * slow start ends as soon as Diff > gamma, at the window that matches the
+ * rate actually achieved.  Losses are handled as Reno does (ssthresh = cwnd/2,
+ * the stack's recovery), and with fewer than 3 RTT samples in a round trip
+ * (one ACK per RTT, delayed ACKs) Vegas cannot judge and acts as Reno.  The
+ * arithmetic is in include/vegas.h, unit-tested by tests/unit/test_vegas.c.
+ *
+ * Where this BPF version departs from the kernel module, and why:
+ *  - Diff: the module divides by BaseRTT, cwnd * (RTT - BaseRTT) / BaseRTT
+ *    (the queue measured at the expected rate); here it is the paper's
+ *    (Expected - Actual) * BaseRTT, which divides by RTT, as the 2005 code
+ *    did.  The two agree while the queue is small, which is where Vegas
+ *    lives (with RTT = 1.1 BaseRTT they differ by 10%); the paper's form
+ *    never exceeds cwnd, so a transient RTT spike cannot ask for more than
+ *    the whole window.
+ *  - ss_every_other (off by default): the paper lets the window grow only
+ *    every other RTT in slow start so that the RTT in between measures a
+ *    fixed window; the module (and this program by default) grows every RTT.
+ *  - snd_cwnd_clamp is not writable from BPF and the module's upper clamp
+ *    is emulated with min(), counted in TCPCA_COUNT(cwnd_clamps);
+ *    tcp_current_ssthresh() (a static inline) is written out here.
+ *  - ssthresh and undo are Reno's, as in the module: the kfunc
+ *    tcp_reno_undo_cwnd and cwnd / 2 written out (like bpf_reno).
+ *  - The after() sequence comparison, a kernel macro, is written out.
+ *  - get_info (tcpvegas_info: enabled, rttcnt, rtt, minrtt) is refused for
+ *    BPF; the per-socket iterator at the end prints the same fields.
+ *  - Tunables are BPF globals (include/vegas.h) instead of module
+ *    parameters; the loader checks alpha <= beta.
+ */
+#include "tcpca.bpf.h"
+#include "tcpca_observe.bpf.h"
+#include "tcpca_params.h"
+#include "vegas.h"
+
+char _license[] SEC("license") = "GPL";
+
+TCPCA_PARAMS(vegas_params, VEGAS_PARAMS);
+
+#define TCPF_CA_CWR		(1 << TCP_CA_CWR)
+#define TCPF_CA_Recovery	(1 << TCP_CA_Recovery)
+
+/* The module's struct vegas, plus one bit for ss_every_other. */
+struct vegas_ca {
+	u32 beg_snd_nxt;	/* sequence number: the RTT ends when it is acked */
+	u32 base_rtt;		/* smallest RTT ever seen (+1), us; VEGAS_RTT_NONE = none */
+	u32 min_rtt;		/* smallest RTT seen this RTT (+1), us; VEGAS_RTT_NONE = none */
+	u32 cnt_rtt;		/* RTT samples seen this RTT */
+	u32 diff;		/* last Diff computed, packets (for the iterator) */
+	u8 doing_vegas_now;	/* 1 in TCP_CA_Open; 0 = plain Reno (recovery, loss) */
+	u8 ss_hold;		/* ss_every_other: 1 = this RTT keeps cwnd (measures) */
+};
+TCPCA_STATE_FITS(struct vegas_ca);
+
+static __always_inline bool after(u32 seq1, u32 seq2)
+{
+	return (s32)(seq2 - seq1) < 0;
+}
+
+/*
+ * Vegas restarts on a new connection, after fast recovery or an RTO, and when
+ * a sender restarts after idle: the first RTT then uses stale information, so
+ * no decision is made before a full RTT of fresh samples.
+ */
+static __always_inline void vegas_enable(struct sock *sk)
+{
+	struct vegas_ca *ca = inet_csk_ca(sk);
+
+	ca->doing_vegas_now = 1;
+	ca->beg_snd_nxt = tcp_sk(sk)->snd_nxt;
+	ca->cnt_rtt = 0;
+	ca->min_rtt = VEGAS_RTT_NONE;
+	ca->ss_hold = 0;
+}
+
+static __always_inline void vegas_reset(struct sock *sk)
+{
+	struct vegas_ca *ca = inet_csk_ca(sk);
+
+	ca->base_rtt = VEGAS_RTT_NONE;
+	ca->diff = 0;
+	vegas_enable(sk);
+}
+
+void TCPCA_OPS(vegas_init, struct sock *sk)
+{
+	TCPCA_COUNT(init);
+	vegas_reset(sk);
+}
+
+/* Two minimum filters: over all time (BaseRTT) and over this RTT. */
+void TCPCA_OPS(vegas_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+	struct vegas_ca *ca = inet_csk_ca(sk);
+	u32 vrtt;
+
+	TCPCA_COUNT(pkts_acked);
+	if (sample->rtt_us < 0)
+		return;
+	vrtt = (u32)sample->rtt_us + 1;		/* never 0 */
+	if (vrtt < ca->base_rtt)
+		ca->base_rtt = vrtt;
+	if (vrtt < ca->min_rtt)
+		ca->min_rtt = vrtt;
+	ca->cnt_rtt++;
+}
+
+/* include/net/tcp.h: tcp_current_ssthresh(), a static inline. */
+static __always_inline u32 vegas_current_ssthresh(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 state = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
+
+	if ((1 << state) & (TCPF_CA_CWR | TCPF_CA_Recovery))
+		return tp->snd_ssthresh;
+	return max(tp->snd_ssthresh, (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2));
+}
+
+/* The once-per-RTT decision, made on the first ACK beyond beg_snd_nxt. */
+static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct vegas_ca *ca = inet_csk_ca(sk);
+	bool slow_start = tcp_in_slow_start(tp);
+	enum vegas_action action;
+	u32 cwnd;
+
+	ca->beg_snd_nxt = tp->snd_nxt;
+
+	if (ca->cnt_rtt < VEGAS_MIN_SAMPLES) {
+		/* Most likely one delayed ACK per RTT: no basis for Vegas. */
+		tcp_reno_cong_avoid(sk, ack, acked);
+		return;
+	}
+
+	ca->diff = vegas_diff(tp->snd_cwnd, ca->base_rtt, ca->min_rtt);
+	action = vegas_decide(ca->diff, slow_start, &params);
+
+	if (action == VEGAS_SLOW_START) {
+		/* The paper's variant measures a fixed window every other RTT. */
+		if (params.ss_every_other)
+			ca->ss_hold = !ca->ss_hold;
+		else
+			ca->ss_hold = 0;
+		if (!ca->ss_hold)
+			tcp_slow_start(tp, acked);
+	} else {
+		cwnd = vegas_next_cwnd(tp->snd_cwnd, ca->base_rtt, ca->min_rtt, action, ~0U);
+		if (cwnd > tp->snd_cwnd_clamp) {
+			cwnd = tp->snd_cwnd_clamp;
+			TCPCA_COUNT(cwnd_clamps);
+		}
+		tp->snd_cwnd = cwnd;
+		/* Out of slow start (SS_EXIT), or keep ssthresh below a lowered cwnd. */
+		if (action == VEGAS_SS_EXIT || action == VEGAS_DECREASE)
+			tp->snd_ssthresh = min(tp->snd_ssthresh, tp->snd_cwnd);
+		ca->ss_hold = 0;
+	}
+	tp->snd_ssthresh = vegas_current_ssthresh(sk);
+}
+
+void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct vegas_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(cong_avoid);
+	if (!ca->doing_vegas_now) {
+		tcp_reno_cong_avoid(sk, ack, acked);
+		return;
+	}
+
+	if (after(ack, ca->beg_snd_nxt)) {
+		vegas_adjust(sk, ack, acked);
+		/* Wipe the slate clean for the next RTT. */
+		ca->cnt_rtt = 0;
+		ca->min_rtt = VEGAS_RTT_NONE;
+	} else if (tcp_in_slow_start(tp) && !ca->ss_hold) {
+		tcp_slow_start(tp, acked);
+	}
+}
+
+/* Reno's multiplicative decrease: half the window, never below two segments. */
+u32 TCPCA_OPS(vegas_ssthresh, struct sock *sk)
+{
+	TCPCA_COUNT(ssthresh);
+	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+}
+
+/* Vegas only in Open; during CWR, recovery and loss the stack's Reno rules. */
+void TCPCA_OPS(vegas_set_state, struct sock *sk, u8 new_state)
+{
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss)
+		TCPCA_COUNT(rto);
+	if (new_state == TCP_CA_Open)
+		vegas_enable(sk);
+	else
+		((struct vegas_ca *)inet_csk_ca(sk))->doing_vegas_now = 0;
+}
+
+/* Restart after idle: the old BaseRTT and window say nothing now. */
+void TCPCA_OPS(vegas_cwnd_event, struct sock *sk, enum tcp_ca_event event)
+{
+	TCPCA_COUNT(cwnd_event);
+	if (event == CA_EVENT_CWND_RESTART || event == CA_EVENT_TX_START)
+		vegas_reset(sk);
+}
+
+u32 TCPCA_OPS(vegas_undo_cwnd, struct sock *sk)
+{
+	TCPCA_COUNT(undo_cwnd);
+	return tcp_reno_undo_cwnd(sk);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops vegas = {
+	.init		= (void *)vegas_init,
+	.pkts_acked	= (void *)vegas_pkts_acked,
+	.cong_avoid	= (void *)vegas_cong_avoid,
+	.ssthresh	= (void *)vegas_ssthresh,
+	.set_state	= (void *)vegas_set_state,
+	.cwnd_event	= (void *)vegas_cwnd_event,
+	.undo_cwnd	= (void *)vegas_undo_cwnd,
+	.name		= "vegas",
+};
+
+static __always_inline void vegas_print_state(struct seq_file *seq, const struct vegas_ca *ca)
+{
+	BPF_SEQ_PRINTF(seq, " enabled=%u base_rtt_us=%u rtt_min_this_rtt_us=%u rtt_cnt=%u",
+		       ca->doing_vegas_now, ca->base_rtt, ca->min_rtt, ca->cnt_rtt);
+	BPF_SEQ_PRINTF(seq, " diff_pkts=%u ss_hold=%u", ca->diff, ca->ss_hold);
+}
+
+TCPCA_SOCKETS(struct vegas_ca, vegas_print_state);
