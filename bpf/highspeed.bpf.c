@@ -28,7 +28,8 @@
  *  - As in the module: the increase is per ACK (a(w) per cwnd ACKs, not per
  *    cwnd segments acked), slow start is the kernel's, the row used by
  *    ssthresh() is the one of the last congestion-avoidance ACK (so a loss
- *    in slow start still halves), and undo is Reno's max(cwnd, prior_cwnd).
+ *    in slow start, or one detected before the first cwnd-limited ACK after
+ *    it, still halves), and undo is Reno's max(cwnd, prior_cwnd).
  */
 #include "tcpca.bpf.h"
 #include "tcpca_observe.bpf.h"

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# HighSpeed TCP (RFC 3649) on a long fat pipe (100 Mbit/s x 100 ms, buffer
+# = BDP), side by side with bpf_reno on an identical link, with the same
+# scheduled drop 5 s in.  At that loss, with a window of ~1000-1300
+# segments, HighSpeed keeps 1 - b(w) ~ 0.67 of it (RFC 3649's b(w); Reno
+# 0.5), then adds a(w) segments per window of ACKs (a = 7..9 there, Reno one
+# per RTT), so it regains the lost window far sooner.
+#
+# Why a scheduled drop and not the first overflow of the buffer: the module
+# (and this port) picks b(w) from the row of the last congestion-avoidance
+# ACK, and the overflow that follows slow start often comes before any such
+# ACK, so that loss still halves (b = 0.5, row 0) -- the drop comes seconds
+# later, in steady congestion avoidance.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/testbed.sh"
+need_root
+command -v iperf3 >/dev/null || skip_all "needs iperf3"
+command -v jq >/dev/null || skip_all "needs jq"
+time_limit 90
+use_test_pin_dir
+
+RATE=100mbit DELAY=50ms
+QUEUE=833		# packets: one BDP (100e6 * 0.1 / 8 / 1500)
+FLOW_S=16		# seconds per flow
+LOSS_AT=5		# s after the link is up: a 3 ms blackout of the data direction
+STATE_AT=7		# s into the flow: read HighSpeed's state from the iterator
+plan 12
+
+L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+HS=${RUN_ID}hstcp
+$L --name "$HS" highspeed >/dev/null || bail_out "cannot register highspeed"
+$L --name "${RUN_ID}reno" reno >/dev/null || bail_out "cannot register bpf_reno"
+
+mono() { python3 -c 'import time; print("%.3f" % time.monotonic())'; }
+
+# run CA TAG: one flow over a fresh link; the sender's tcp_probe trace goes
+# to $TB_DIR/TAG.csv and the monotonic time of the scheduled drop to TAG.t
+# (taken after tb_link returns, so up to a few 100 ms late: loss() looks
+# from 0.5 s before it)
+run() {
+	local ca=$1 tag=$2 t0
+	tb_link "c$tag" "s$tag" --rate $RATE --delay $DELAY --queue $QUEUE \
+		--up-event "${LOSS_AT}s:down:3ms" || return 1
+	t0=$(mono)
+	echo "$t0 $LOSS_AT" | awk '{ print $1 + $2 }' >"$TB_DIR/$tag.t"
+	# socket buffers large enough that only the link limits the window
+	ip netns exec "$TB_CLIENT_NS" sysctl -qw net.ipv4.tcp_wmem="4096 65536 33554432" &&
+	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432" || return 1
+	TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$tag"	# one per flow
+	tb_probe_start 0 || return 1
+	tb_flow 0 "$FLOW_S" 0 -C "$ca" || return 1
+	if [ "$tag" = hs ]; then
+		sleep "$STATE_AT"
+		nsenter --net="/run/netns/$TB_CLIENT_NS" cat "$TEST_PIN_DIR/$ca/sockets" |
+			grep "^$CLIENT_IP" | head -n 1 >"$TB_DIR/hs.state"
+	fi
+	tb_flows_wait || return 1
+	tb_probe_stop "$TB_DIR/$tag.csv"
+	tb_link_stop "c$tag"
+	diag "$tag: linkem dropped $(tb_stat "c$tag" .up.drops.linkdown) in the blackout, $(tb_stat "c$tag" .up.drops.queue) at the queue"
+	unset 'TB_FLOW_JSON[0]'
+}
+
+# loss TAG: the first loss in congestion avoidance (ssthresh was finite)
+# at or after the drop:
+#   w, ss: cwnd before it and ssthresh after it; md = ss/w
+#   t85: s from the loss until cwnd, having fallen below 85% of w in the
+#        recovery, is back at 85% of w ("-": not within the trace)
+#   slope: segments per RTT over the 2 s after the recovery ends (the first
+#        sample with cwnd <= ssthresh), with acks_per_rtt and cwnd_mean there
+#   regained5: share of the lost window (w - ss) regained 5 s after the loss
+# tcp_probe logs one row per ACK, and its ssthresh is tcp_current_ssthresh():
+# outside recovery max(ssthresh, 3/4 cwnd), so rows where it just follows
+# 3/4 cwnd are not losses.
+loss() {
+	awk -F, -v t_drop="$(cat "$TB_DIR/$1.t")" -v me="$CLIENT_IP" '
+	NR == 1 || $2 != me { next }
+	{ t = $1; cw = $6; ss = $7; rtt = $8 / 1e6; creep = int(cw / 2) + int(cw / 4) }
+	!ev && last_ss != "" && ss != last_ss && last_ss < 2147483647 && ss < 2147483647 &&
+	(ss < creep - 1 || ss > creep + 1) && t >= t_drop - 0.5 {
+		ev = 1; te = t; w = last_cw; ss_new = ss; t85 = "-"
+	}
+	ev && cw < 0.85 * w { d85 = 1 }
+	ev && d85 && t85 == "-" && cw >= 0.85 * w { t85 = sprintf("%.2f", t - te) }
+	ev && !ta && cw <= ss_new { ta = t; cwa = cw }
+	ta && t <= ta + 2 { cwb = cw; tb = t; rsum += rtt; csum += cw; rn++ }
+	ev && t <= te + 5 { cw5 = cw }
+	{ last_ss = ss; last_cw = cw; end = t }
+	END {
+		if (!ev || !rn || tb <= ta) { print "none"; exit }
+		rtts = (tb - ta) / (rsum / rn)
+		printf "w=%d ss=%d md=%.3f t85=%s slope=%.2f acks_per_rtt=%.0f cwnd_mean=%.0f regained5=%.3f seen=%.2f\n",
+		       w, ss_new, ss_new / w, t85, (cwb - cwa) / rtts, rn / rtts, csum / rn,
+		       (cw5 - ss_new) / (w - ss_new), end - te
+	}' "$TB_DIR/$1.csv"
+}
+
+# RFC 3649: 1 - b(w), the share of the window kept at a loss
+rfc_keep() {
+	awk -v w="$1" 'BEGIN { printf "%.4f", 1 - ((0.1 - 0.5) * (log(w) - log(38)) / (log(83000) - log(38)) + 0.5) }'
+}
+absdiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; print d < 0 ? -d : d }'; }
+
+tb_dir
+run "$HS" hs || bail_out "highspeed flow failed"
+run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
+
+h=$(loss hs) r=$(loss reno) st=$(cat "$TB_DIR/hs.state")
+diag "highspeed: $h"
+diag "reno:      $r"
+diag "highspeed at ${STATE_AT} s: $st"
+[ "$h" != none ]; ok $? "highspeed: a loss in congestion avoidance after the drop"
+[ "$r" != none ]; ok $? "bpf_reno: a loss in congestion avoidance after the drop"
+
+hw=$(kv w "$h") hmd=$(kv md "$h") keep=$(rfc_keep "$(kv w "$h")")
+cmp_ok "$hw" '>=' 800 "highspeed: the window at the loss is at least a BDP (${hw} segments)"
+cmp_ok "$(absdiff "$hmd" "$keep")" '<' 0.02 \
+	"highspeed: ssthresh/cwnd at the loss = 1 - b(w) of RFC 3649 ($hmd vs $keep at w=$hw)"
+cmp_ok "$hmd" '>=' 0.6 "highspeed: b(w) < 0.5 at a large window: it keeps $hmd of it"
+lw=$(kv loss_cwnd_pkts "$st") lb=$(kv loss_b_x256 "$st")
+cmp_ok "$(absdiff "$(awk -v b="$lb" 'BEGIN { print 1 - b / 256 }')" "$(rfc_keep "${lw:-38}")")" '<' 0.015 \
+	"highspeed iterator: its last loss at ${lw} segments used b = ${lb}/256 = RFC 3649's b(w) there"
+cmp_ok "$(absdiff "$(kv md "$r")" 0.5)" '<' 0.03 "bpf_reno: ssthresh/cwnd at the loss = 1/2 ($(kv md "$r"))"
+
+# a(w) per window of ACKs: a * (ACKs per RTT) / cwnd segments per RTT
+a=$(kv a_pkts_per_rtt "$st")
+want=$(awk -v a="$a" -v n="$(kv acks_per_rtt "$h")" -v c="$(kv cwnd_mean "$h")" 'BEGIN { printf "%.2f", a * n / c }')
+cmp_ok "$(awk -v g="$(kv slope "$h")" -v w="$want" 'BEGIN { print g / w }')" '>=' 0.65 \
+	"highspeed: grows by a(w)=$a per cwnd ACKs: $(kv slope "$h") segments/RTT, expected $want"
+cmp_ok "$(awk -v g="$(kv slope "$h")" -v w="$want" 'BEGIN { print g / w }')" '<=' 1.35 \
+	"highspeed: ... and not faster than that"
+# a(w) counts ACKs, Reno counts segments: the ratio shrinks with stretch ACKs
+cmp_ok "$(awk -v h="$(kv slope "$h")" -v r="$(kv slope "$r")" 'BEGIN { print h / (r > 0.1 ? r : 0.1) }')" '>=' 2.5 \
+	"highspeed grows at least 2.5x faster than bpf_reno after the loss ($(kv slope "$h") vs $(kv slope "$r") segments/RTT)"
+cmp_ok "$(awk -v h="$(kv regained5 "$h")" -v r="$(kv regained5 "$r")" 'BEGIN { print h / (r > 0.01 ? r : 0.01) }')" '>=' 2.5 \
+	"5 s after the loss highspeed has regained at least 2.5x the share of its lost window ($(kv regained5 "$h") vs $(kv regained5 "$r"))"
+ht=$(kv t85 "$h") rt=$(kv t85 "$r")
+[ "$ht" != - ] && { [ "$rt" = - ] || awk -v h="$ht" -v r="$rt" 'BEGIN { exit !(r > 2 * h) }'; }
+ok $? "highspeed is back at 85% of its window after ${ht} s; bpf_reno $([ "$rt" = - ] && echo "not within $(kv seen "$r") s" || echo "after $rt s")"
+done_testing
