@@ -213,14 +213,25 @@ tb_probe_start() {
 		filter="${filter:+$filter || }sport == $port || dport == $port"
 	done
 	mkdir "$inst" || return 1
-	on_exit "echo 0 > '$inst/tracing_on'; rmdir '$inst'"
+	on_exit "_tb_probe_remove '$inst'"
 	echo mono >"$inst/trace_clock"	# same clock as linkem's stamps
 	echo 8192 >"$inst/buffer_size_kb"
 	echo "$filter" >"$inst/events/tcp/tcp_probe/filter" || return 1
 	echo 1 >"$inst/events/tcp/tcp_probe/enable"
 	cat "$inst/trace_pipe" >"$dir/probe.raw" &
 	TB_PROBE_PID=$!
-	on_exit "kill $TB_PROBE_PID"
+	on_exit "kill $TB_PROBE_PID; wait $TB_PROBE_PID"
+}
+
+# An instance can only be removed once its reader has gone; retry briefly.
+_tb_probe_remove() {
+	local i
+	echo 0 >"$1/tracing_on"
+	for i in $(seq 20); do
+		rmdir "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
 }
 
 # tb_probe_stop CSV: stop tracing and write
