@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Westwood+ on a lossy wireless-like path (10 Mbit/s, RTT 50 ms, 1% i.i.d.
+# random loss on the data direction, buffer = BDP): random losses do not
+# halve its window, because after each one it sets ssthresh (and cwnd, when
+# recovery ends) to its bandwidth estimate x RTTmin.  Measured side by side
+# with bpf_reno on identical links (same loss seed): more goodput, and an
+# ssthresh that stays near BWE x RTTmin rather than at cwnd / 2.
+#
+# How much more: 1.36x to 1.58x over a dozen runs here (4.2-4.6 vs 2.8-3.0
+# Mbit/s), so the test asks for 1.25x; a Westwood+ that ignored its loss
+# events (so, Reno) measured 0.99x.  The gain is smaller than the paper's
+# because BWE is the rate the flow itself achieved, recovery included (the
+# stack still reduces towards cwnd / 2 during recovery, with PRR): after each
+# loss cwnd restarts from ~0.8 of its value, not from the link's BDP.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/testbed.sh"
+need_root
+command -v iperf3 >/dev/null || skip_all "needs iperf3"
+command -v jq >/dev/null || skip_all "needs jq"
+time_limit 75
+use_test_pin_dir
+
+RATE=10mbit DELAY=25ms LOSS=1%	# RTT 50 ms: BDP 62.5 kB = 43 segments of 1448 B
+QUEUE=42			# packets: one BDP
+FLOW_S=15			# seconds per flow
+SKIP_S=3			# judge the state from this second on
+plan 12
+
+L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+WW="${RUN_ID}westwood"
+$L --name "$WW" westwood >/dev/null || bail_out "cannot register westwood"
+$L --name "${RUN_ID}reno" reno >/dev/null || bail_out "cannot register bpf_reno"
+
+# busiest: of the iterator lines on stdin, the client's socket with the
+# largest cwnd (the data connection, should iperf3's control one show up too)
+busiest() {
+	awk -v me="$CLIENT_IP" 'index($1, me ":") == 1 {
+		for (i = 3; i <= NF; i++) if ($i ~ /^cwnd=/) c = substr($i, 6) + 0
+		if (best == "" || c > bc) { best = $0; bc = c }
+	} END { if (best != "") print best }'
+}
+
+# run CA TAG: one flow alone on a fresh link, losses only on the data
+# direction (same seed for both runs); the iterator, which shows the state
+# of any of our algorithms, is sampled every 0.1 s (2 RTTs) into $TB_DIR/TAG.iter.
+run() {
+	local ca=$1 tag=$2 i
+	tb_link "c$tag" "s$tag" --rate $RATE --delay $DELAY --up-loss $LOSS \
+		--up-queue $QUEUE --seed 7 || return 1
+	TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$tag"	# one per flow
+	tb_probe_start 0 || return 1
+	tb_flow 0 "$FLOW_S" 0 -C "$ca" || return 1
+	for ((i = 0; i < FLOW_S * 10; i++)); do
+		sleep 0.1
+		nsenter --net="/run/netns/$TB_CLIENT_NS" cat "$TEST_PIN_DIR/$ca/sockets" |
+			busiest | sed "s/^/$i /" >>"$TB_DIR/$tag.iter"
+	done
+	tb_flows_wait || return 1
+	tb_probe_stop "$TB_DIR/$tag.csv"
+	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$tag.json"
+	tb_link_stop "c$tag"
+	unset 'TB_FLOW_JSON[0]'
+}
+
+goodput() { jq -r '.end.sum_received.bits_per_second / 1e6' "$TB_DIR/$1.json"; }
+retrans() { jq -r '.end.sum_sent.retransmits' "$TB_DIR/$1.json"; }
+
+# field TAG KEY: KEY's value in each iterator sample taken after SKIP_S, in
+# the Open state (ca_state=0), one per line
+field() {
+	awk -v key="$2" -v skip=$((SKIP_S * 10)) '$1 >= skip && / ca_state=0 / {
+		for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2)
+	}' "$TB_DIR/$1.iter"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
+
+# loss_ratios TAG: for each loss between two Open-state samples (ssthresh
+# changed), the new ssthresh over the cwnd of the Open sample before: about 1/2
+# for Reno (a bit more, since cwnd grew after that sample), BWE x RTTmin
+# over the window for Westwood+.
+loss_ratios() {
+	awk -v skip=$((SKIP_S * 10)) '{
+		st = cw = ss = ""
+		for (k = 2; k <= NF; k++) {
+			if ($k ~ /^ca_state=/) st = substr($k, 10)
+			else if ($k ~ /^cwnd=/) cw = substr($k, 6)
+			else if ($k ~ /^ssthresh=/) ss = substr($k, 10)
+		}
+		if (st != 0) next		# in recovery: compare the Open samples around it
+		if ($1 >= skip && pss != "" && ss != pss && pss < 2147483647)
+			printf "%.3f\n", ss / pcw
+		pcw = cw; pss = ss
+	}' "$TB_DIR/$1.iter"
+}
+
+tb_dir; [ -n "${TB_KEEP:-}" ] && diag "scratch: $TB_DIR"
+run "$WW" westwood || bail_out "westwood flow failed"
+run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
+
+gw=$(goodput westwood) gr=$(goodput reno)
+diag "westwood: goodput ${gw} Mbit/s, $(retrans westwood) retransmits; reno: ${gr} Mbit/s, $(retrans reno) retransmits"
+diag "westwood state (last sample): $(tail -n 1 "$TB_DIR/westwood.iter" | cut -d' ' -f4-)"
+diag "linkem random drops: westwood $(tb_stat cwestwood '.up.drops.loss') of $(tb_stat cwestwood '.up.pkts_in')," \
+	"reno $(tb_stat creno '.up.drops.loss') of $(tb_stat creno '.up.pkts_in')"
+
+cmp_ok "$(awk -v w="$gw" -v r="$gr" 'BEGIN { print (r > 0 ? w / r : 0) }')" '>=' 1.25 \
+	"westwood goodput ${gw} Mbit/s >= 1.25 x bpf_reno's ${gr} at 1% random loss"
+# the scenario is the one Reno's theory describes: Mathis et al.'s
+# 1.22 MSS / (RTT sqrt(p)) = 2.8 Mbit/s here
+mathis=$(awk 'BEGIN { printf "%.2f", 1.22 * 1448 * 8 / (0.05 * sqrt(0.01)) / 1e6 }')
+cmp_ok "$(awk -v r="$gr" -v m="$mathis" 'BEGIN { d = r / m; print (d > 1 ? d : 1 / d) }')" '<' 1.5 \
+	"bpf_reno is loss-bound: ${gr} Mbit/s within 1.5x of the Mathis rate ${mathis}"
+# the loss really happened on both (the same seed, so about the same share)
+lw=$(tb_stat cwestwood '.up.drops.loss') lr=$(tb_stat creno '.up.drops.loss')
+cmp_ok "$lw" '>' 30 "westwood's flow met random losses ($lw)"
+cmp_ok "$lr" '>' 20 "bpf_reno's flow met random losses ($lr)"
+
+# ssthresh after the random losses: near the pipe size BWE x RTTmin / mss
+# (pipe_pkts in the iterator), not at half the window
+ss_w=$(field westwood ssthresh | median) pipe_w=$(field westwood pipe_pkts | median)
+cw_w=$(field westwood cwnd | median) ss_r=$(field reno ssthresh | median)
+bwe=$(field westwood bw_est_kbps | median) rmin=$(field westwood rtt_min_us | median)
+diag "westwood Open-state medians: ssthresh=$ss_w pipe_pkts=$pipe_w cwnd=$cw_w bw_est=${bwe} kbit/s rtt_min=${rmin} us; reno ssthresh=$ss_r"
+n=$(field westwood ssthresh | wc -l)
+cmp_ok "$n" '>=' 20 "the iterator showed westwood in the Open state after ${SKIP_S} s ($n samples)"
+near=$(paste <(field westwood ssthresh) <(field westwood pipe_pkts) | awk '
+	{ n++; if ($2 > 0 && ($1 - $2) / $2 <= 0.25 && ($2 - $1) / $2 <= 0.25) k++ }
+	END { printf "%.2f", n ? k / n : 0 }')
+cmp_ok "$near" '>=' 0.7 "westwood: ssthresh within 25% of BWE x RTTmin in ${near} of the samples"
+rw=$(loss_ratios westwood | median) rr=$(loss_ratios reno | median)
+diag "ssthresh after a loss / cwnd before it, medians: westwood $rw ($(loss_ratios westwood | wc -l) losses), reno $rr ($(loss_ratios reno | wc -l))"
+cmp_ok "$rr" '<=' 0.65 "bpf_reno: ssthresh after a loss ~ cwnd / 2 (median ratio $rr)"
+cmp_ok "$rw" '>=' 0.7 \
+	"westwood: ssthresh after a loss is BWE x RTTmin, not cwnd / 2 (median ratio $rw vs reno's $rr)"
+cmp_ok "$(awk -v s="$ss_w" -v r="$ss_r" 'BEGIN { print (r > 0 ? s / r : 0) }')" '>=' 2 \
+	"westwood's ssthresh ($ss_w) at least twice bpf_reno's ($ss_r)"
+# the estimate itself: no more than the link, and most of what was delivered
+cmp_ok "$bwe" '<=' 10500 "westwood: BWE ${bwe} kbit/s does not exceed the 10 Mbit/s link"
+cmp_ok "$(awk -v b="$bwe" -v g="$gw" 'BEGIN { d = b / 1000 / g; print (d > 1 ? d : 1 / d) }')" '<' 1.3 \
+	"westwood: BWE ${bwe} kbit/s is the rate the ACKs report, within 30% of the goodput ${gw} Mbit/s"
+cmp_ok "$rmin" '<' 56000 "westwood: RTTmin ${rmin} us is the path's 50 ms (+ < 6 ms)"
+done_testing
