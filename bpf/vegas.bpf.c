@@ -7,9 +7,11 @@
  * Follows Linux's net/ipv4/tcp_vegas.c (6.x, microsecond RTTs).  Vegas reads
  * congestion from delay instead of loss: BaseRTT is the smallest RTT ever
  * seen, RTT the smallest seen during the last round trip (a minimum, to
- * filter out delayed ACKs), and Diff = cwnd * (RTT - BaseRTT) / RTT the
- * packets this flow keeps queued.  Once per RTT, in congestion avoidance,
- * cwnd grows by one while Diff < alpha, shrinks by one while Diff > beta;
+ * filter out delayed ACKs), and Diff = cwnd * (RTT - BaseRTT) / BaseRTT the
+ * packets this flow keeps queued, as the module computes it (the paper
+ * divides by RTT; include/vegas.h relates the two).  Once per RTT, in
+ * congestion avoidance, cwnd grows by one while Diff < alpha, shrinks by one
+ * while Diff > beta;
  * slow start ends as soon as Diff > gamma, at the window that matches the
  * rate actually achieved.  Losses are handled as Reno does (ssthresh = cwnd/2,
  * the stack's recovery), and with fewer than 3 RTT samples in a round trip
@@ -17,13 +19,6 @@
  * arithmetic is in include/vegas.h, unit-tested by tests/unit/test_vegas.c.
  *
  * Where this BPF version departs from the kernel module, and why:
- *  - Diff: the module divides by BaseRTT, cwnd * (RTT - BaseRTT) / BaseRTT
- *    (the queue measured at the expected rate); here it is the paper's
- *    (Expected - Actual) * BaseRTT, which divides by RTT, as the 2005 code
- *    did.  The two agree while the queue is small, which is where Vegas
- *    lives (with RTT = 1.1 BaseRTT they differ by 10%); the paper's form
- *    never exceeds cwnd, so a transient RTT spike cannot ask for more than
- *    the whole window.
  *  - ss_every_other (off by default): the paper lets the window grow only
  *    every other RTT in slow start so that the RTT in between measures a
  *    fixed window; the module (and this program by default) grows every RTT.

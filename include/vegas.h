@@ -60,17 +60,21 @@ static inline const char *vegas_check_params(const __u32 *v)
 #define VEGAS_MIN_SAMPLES	3		/* fewer samples in an RTT: act as Reno */
 
 /*
- * Diff in whole packets: cwnd * (rtt - base_rtt) / rtt, truncated; 0 when
- * rtt is not above base_rtt (no queue seen) or rtt is 0 (no sample).
+ * Diff in whole packets, as the kernel module computes it:
+ * cwnd * (rtt - base_rtt) / base_rtt, truncated; 0 when rtt is not above
+ * base_rtt (no queue seen) or there is no sample.  The paper's
+ * (Expected - Actual) * BaseRTT divides by rtt instead; the module's form is
+ * that times rtt / base_rtt, so it reaches alpha and beta at a slightly
+ * smaller queue.  Saturates at 2^32 - 1 on absurd RTT spikes.
  */
 static inline __u32 vegas_diff(__u32 cwnd, __u32 base_rtt, __u32 rtt)
 {
 	__u64 d;
 
-	if (rtt == 0 || rtt <= base_rtt)
+	if (rtt == 0 || base_rtt == 0 || rtt <= base_rtt)
 		return 0;
-	d = (__u64)cwnd * (rtt - base_rtt) / (__u64)rtt;
-	return (__u32)d;	/* d <= cwnd */
+	d = (__u64)cwnd * (rtt - base_rtt) / (__u64)base_rtt;
+	return d > 0xffffffffULL ? 0xffffffffU : (__u32)d;
 }
 
 /* The window that sends at the actual rate: cwnd * base_rtt / rtt, truncated. */
