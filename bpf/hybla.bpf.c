@@ -188,7 +188,7 @@ struct tcp_congestion_ops hybla = {
 	.ssthresh	= (void *)hybla_ssthresh,
 	.set_state	= (void *)hybla_set_state,
 	.undo_cwnd	= (void *)hybla_undo_cwnd,
-	.name		= "bpf_hybla",
+	.name		= "hybla",
 };
 
 static __always_inline void hybla_print_state(struct seq_file *seq, const struct hybla_ca *ca)
