@@ -155,21 +155,11 @@ void TCPCA_OPS(westwood_in_ack_event, struct sock *sk, u32 flags)
 	westwood_update_rtt_min(w);
 }
 
-/* Reno's probing, as bpf_reno. */
+/* Reno's probing: Westwood+ differs only in what it does after a loss. */
 void TCPCA_OPS(westwood_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
-
 	TCPCA_COUNT(cong_avoid);
-	if (!tcp_is_cwnd_limited(sk))
-		return;
-
-	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
-	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+	tcp_reno_cong_avoid(sk, ack, acked);
 }
 
 /* Reno's, as the module's: the Westwood+ values come with cwnd_event below. */
