@@ -121,6 +121,12 @@ static __always_inline u32 vegas_current_ssthresh(const struct sock *sk)
 	return max(tp->snd_ssthresh, (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2));
 }
 
+/*
+ * Event record kinds (tcpca-load --events): one per RTT decision with
+ * v0 = Diff (packets), v1 = enum vegas_action, v2 = BaseRTT, v3 = RTT (us + 1).
+ */
+enum { VEGAS_EV_DECISION = 1 };
+
 /* The once-per-RTT decision, made on the first ACK beyond beg_snd_nxt. */
 static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 {
@@ -162,6 +168,7 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 		ca->ss_hold = 0;
 	}
 	tp->snd_ssthresh = vegas_current_ssthresh(sk);
+	tcpca_event(sk, VEGAS_EV_DECISION, ca->diff, action, ca->base_rtt, ca->min_rtt);
 }
 
 void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)

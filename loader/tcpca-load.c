@@ -4,12 +4,15 @@
  * names sysctl net.ipv4.tcp_congestion_control and TCP_CONGESTION expect,
  * and inspect, retune and remove them.
  */
+#define _GNU_SOURCE		/* setns() */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 #include "tcpca.h"
 
@@ -21,7 +24,7 @@ static const char usage[] =
 "Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
 "       tcpca-load [--pin-dir DIR] --unload NAME... | --unload --all\n"
 "       tcpca-load [--pin-dir DIR] --list\n"
-"       tcpca-load [--pin-dir DIR] --show NAME\n"
+"       tcpca-load [--pin-dir DIR] --show NAME [--netns NS]\n"
 "       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
 "       tcpca-load [--pin-dir DIR] --events NAME [SECONDS]\n"
 "       tcpca-load --help | --version\n"
@@ -37,6 +40,8 @@ static const char usage[] =
 "  -u, --unload        unregister the NAMEs given, or every one under DIR with --all\n"
 "  -l, --list          embedded algorithms with their parameters, and registered ones\n"
 "  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
+"  -N, --netns NS      with --show: the sockets of network namespace NS\n"
+"                      (a name in /run/netns or a path such as /proc/PID/ns/net)\n"
 "  -S, --set NAME      change parameters of a registered algorithm at run time\n"
 "  -e, --events NAME   its decision records as CSV, until ^C or SECONDS passed\n"
 "  -v, --verbose       libbpf's and the verifier's whole output\n"
@@ -220,7 +225,25 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 	return 0;
 }
 
-static int cmd_show(const char *pin_dir, int argc, char **argv)
+/* The iterator shows the sockets of the namespace its reader is in. */
+static int enter_netns(const char *ns)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), strchr(ns, '/') ? "%s" : "/run/netns/%s", ns);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET)) {
+		err("cannot enter network namespace %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int cmd_show(const char *pin_dir, const char *netns, int argc, char **argv)
 {
 	const struct tcpca_alg *alg;
 	char path[PATH_MAX];
@@ -247,6 +270,8 @@ static int cmd_show(const char *pin_dir, int argc, char **argv)
 	pin_path(path, sizeof(path), pin_dir, argv[0], "counters");
 	show_counters(path);
 	pin_path(path, sizeof(path), pin_dir, argv[0], "sockets");
+	if (netns && enter_netns(netns))
+		return -1;
 	show_sockets(path);
 	return 0;
 }
@@ -286,17 +311,18 @@ int main(int argc, char **argv)
 		{ "show", no_argument, NULL, 's' },
 		{ "set", no_argument, NULL, 'S' },
 		{ "events", no_argument, NULL, 'e' },
+		{ "netns", required_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	enum command cmd = LOAD;
-	const char *pin_dir = TCPCA_DEFAULT_PIN_DIR, *name = NULL;
+	const char *pin_dir = TCPCA_DEFAULT_PIN_DIR, *name = NULL, *netns = NULL;
 	bool allow = false, all = false;
 	int c, ncmd = 0;
 
-	while ((c = getopt_long(argc, argv, "+n:ap:ulsSevhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:ap:ulsSeN:vhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': name = optarg; break;
 		case 'a': allow = true; break;
@@ -307,6 +333,7 @@ int main(int argc, char **argv)
 		case 's': cmd = SHOW; ncmd++; break;
 		case 'S': cmd = SET; ncmd++; break;
 		case 'e': cmd = EVENTS; ncmd++; break;
+		case 'N': netns = optarg; break;
 		case 'v': verbose = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("tcpca-load " TCPCA_VERSION "\n"); return 0;
@@ -323,6 +350,10 @@ int main(int argc, char **argv)
 		err("--name and --allow apply to loading only");
 		return 2;
 	}
+	if (netns && cmd != SHOW) {
+		err("--netns goes with --show");
+		return 2;
+	}
 	if (all && cmd != UNLOAD) {
 		err("--all goes with --unload");
 		return 2;
@@ -333,7 +364,7 @@ int main(int argc, char **argv)
 	case LOAD:   return cmd_load(pin_dir, name, allow, argc, argv) ? 1 : 0;
 	case UNLOAD: return cmd_unload(pin_dir, all, argc, argv) ? 1 : 0;
 	case LIST:   return cmd_list(pin_dir) ? 1 : 0;
-	case SHOW:   return cmd_show(pin_dir, argc, argv) ? 1 : 0;
+	case SHOW:   return cmd_show(pin_dir, netns, argc, argv) ? 1 : 0;
 	case SET:    return cmd_set(pin_dir, argc, argv) ? 1 : 0;
 	case EVENTS: return cmd_events(pin_dir, argc, argv) ? 1 : 0;
 	}

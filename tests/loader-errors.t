@@ -89,6 +89,7 @@ expect_error "set on an unknown name" "nothing named 'nosuch' is registered" $L 
 expect_error "--unload without names" "needs NAME... or --all" $L --unload
 expect_error "two commands at once" "exclude each other" $L --list --unload x
 expect_error "no algorithm" "which algorithm" $L
+expect_error "--netns without --show" "--netns goes with --show" $L --netns x --list
 "$TCPCA_LOAD" --help | grep -q "^Usage: tcpca-load"; ok $? "--help prints the usage"
 like "$("$TCPCA_LOAD" --version)" "^tcpca-load [0-9]+\.[0-9]+" "--version"
 nothing_left "at the end"

@@ -32,6 +32,11 @@ sockets=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$N/sockets")
 like "$sockets" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ ca_state=[0-9]+ cwnd=[1-9]" "the iterator lists the flow"
 is "$(echo "$sockets" | grep -c .)" 1 "and only that flow"
 is "$(cat "$TEST_PIN_DIR/$N/sockets")" "" "the host namespace has no socket on it"
+like "$($L --show "$N" --netns "$C" | sed -n '/^sockets/{n;p}')" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ " \
+	"--show --netns lists it too"
+msg=$($L --show "$N" --netns "nosuch$$" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && [ "$msg" = "tcpca-load: cannot enter network namespace /run/netns/nosuch$$: No such file or directory" ]
+ok $? "--show --netns of a namespace that does not exist: one line, non-zero exit"
 
 show=$($L --show "$N")
 cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts the socket's init"

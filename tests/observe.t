@@ -46,6 +46,10 @@ for alg in $algs; do
 	wait $b; ok $? "$alg: second transfer intact"
 	cmp_ok "$(counter "$name" init)" ">=" 2 "$alg: init counted for both sockets"
 	cmp_ok "$(counter "$name" cong_avoid)" ">" 100 "$alg: ACKs counted"
+	if [ "$alg" = vegas ]; then	# one record per RTT decision, kept until read
+		cmp_ok "$($L --events "$name" 0.3 | grep -c "^[0-9.]*,$CLIENT_IP:[0-9]*,$SERVER_IP:[0-9]*,1,")" \
+			">=" 20 "$alg: --events has its per-RTT decisions"
+	fi
 
 	# --set: move the first tunable that accepts a neighbouring value
 	set -- $($L --show "$name" | awk '/^parameters:/ { p = 1; next } p && /^  / { print $1, $2, $4 } /^counters:/ { exit }')
