@@ -64,36 +64,33 @@ void log_capture_libbpf(void)
 }
 
 /*
- * The verifier's log ends with the instruction it refused and why; the last
- * few lines before "-- END PROG LOAD LOG --" are what a developer needs.
+ * The verifier's log ends with the instruction it refused and why: the last
+ * lines before "-- END PROG LOAD LOG --" are what a developer needs first.
  */
 void log_print_verifier_tail(void)
 {
-	const int want = 6;
-	char *end, *p;
+	const int want = 7;
+	const char *begin, *end, *p;
 	int lines = 0;
 
-	if (!libbpf_log || !(end = strstr(libbpf_log, "-- END PROG LOAD LOG --")))
+	if (verbose || !libbpf_log)
+		return;		/* with -v the whole log is on stderr already */
+	begin = strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --");
+	end = begin ? strstr(begin, "-- END PROG LOAD LOG --") : NULL;
+	if (!end)
 		return;
-	/* back up over "libbpf: prog 'x': " prefix of the END line */
-	while (end > libbpf_log && end[-1] != '\n')
+	begin = strchr(begin, '\n') + 1;
+	while (end > begin && end[-1] != '\n')	/* the END line's "libbpf: ..." prefix */
 		end--;
-	for (p = end; p > libbpf_log; p--) {
-		if (p[-1] == '\n' && p != end && ++lines > want)
+	for (p = end; p > begin; p--)		/* back up over the last `want` lines */
+		if (p[-1] == '\n' && p != end && ++lines == want)
 			break;
-		if (strncmp(p, "-- BEGIN PROG LOAD LOG --", 25) == 0) {
-			p = strchr(p, '\n') + 1;
-			break;
-		}
-	}
-	if (verbose)
-		return;		/* the whole log is already on stderr */
 	fprintf(stderr, "tcpca-load: verifier log (tail; -v for all):\n");
 	while (p < end) {
-		char *nl = memchr(p, '\n', end - p);
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *nl = memchr(p, '\n', end - p);
+		int len = nl ? (int)(nl - p) : (int)(end - p);
 
-		fprintf(stderr, "  | %.*s\n", (int)len, p);
+		fprintf(stderr, "  | %.*s\n", len, p);
 		p += len + 1;
 	}
 }
