@@ -42,6 +42,9 @@ if [ -n "$tunable" ]; then
 else
 	pass "# SKIP no tunable algorithm embedded"; pass "# SKIP no tunable algorithm embedded"
 fi
+expect_error "vegas: alpha above beta" "vegas: alpha must not exceed beta" $L --name $N vegas alpha=5 beta=3
+expect_error "hybla: rtt0=0" "rtt0=0 is out of range \[1, " $L --name $N hybla rtt0=0
+expect_error "bic: beta=1024 (no decrease)" "beta=1024 is out of range" $L --name $N bic beta=1024
 expect_error "name too long" "invalid name 'abcdefghijklmnop'" $L --name abcdefghijklmnop reno
 expect_error "name with a bad character" "invalid name 'a-b'" $L --name a-b reno
 expect_error "name of the kernel's own reno" "named 'reno' is already registered; choose another with --name" \
@@ -51,6 +54,13 @@ nothing_left "after bad arguments"
 $L --name "$N" reno >/dev/null; ok $? "a first registration succeeds"
 expect_error "the same name twice" "named '$N' is already registered" $L --name "$N" reno
 $L --unload "$N"; ok $? "and unloads"
+
+$L --name "$N" vegas >/dev/null; ok $? "vegas registers"
+expect_error "--set refuses alpha above the running beta" "vegas: alpha must not exceed beta" $L --set "$N" alpha=9
+like "$($L --show "$N")" "alpha +2 packets" "and leaves alpha as it was"
+expect_error "--set of an unknown parameter" "vegas has no parameter 'delta'" $L --set "$N" delta=1
+$L --set "$N" beta=9 alpha=9; ok $? "--set checks the values together: alpha=9 with beta=9 is fine"
+$L --unload "$N"
 
 expect_error "not root" "must be run as root" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups $L --name $N reno
