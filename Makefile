@@ -98,9 +98,11 @@ install: tcpca-load
 	install -D -m 0755 tcpca-load $(DESTDIR)$(PREFIX)/sbin/tcpca-load
 	install -D -m 0644 tools/systemd/tcpca@.service $(DESTDIR)$(UNITDIR)/tcpca@.service
 	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/tcpca/README.md
+	install -D -m 0644 docs/tcpca-load.8 $(DESTDIR)$(PREFIX)/share/man/man8/tcpca-load.8
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/tcpca-load $(DESTDIR)$(UNITDIR)/tcpca@.service
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man8/tcpca-load.8
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/tcpca
 
 clean:
