@@ -1,0 +1,100 @@
+#!/bin/bash
+# One measurement cell of the benchmark: a fresh link (or veth pair), one or
+# two iperf3 flows across it, tcp_probe for the senders, linkem's counters,
+# CPU counters; then tools/bench/lib/reduce.py turns the raw files into
+# OUTDIR/cell.json and deletes what is bulky.
+#
+#   cell.sh OUTDIR KIND SECONDS PORT_BASE "LINK OPTIONS" CA0 [CA1]
+#
+# KIND  single  one flow of CA0 over linkem
+#       pair    flow 0 CA0 and flow 1 CA1 together over the same linkem
+#       veth    one flow of CA0 over an unshaped veth pair (BPF cost)
+# In LINK OPTIONS, {P0} and {P1} become the server ports of flows 0 and 1
+# (for --port-delay).  Run by tools/bench/run under timeout(1); everything
+# this creates (namespaces, linkem, iperf3, the tracefs instance) is torn
+# down by testbed.sh's on_exit list on every exit path, signals included.
+set -u
+out=$1 kind=$2 secs=$3 port_base=$4 linkopts=$5 ca0=$6 ca1=${7:-}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+
+. "$root/tests/lib/testbed.sh"
+
+mkdir -p "$out" || exit 1
+# shellcheck disable=SC2034 # both are read by testbed.sh
+TB_DIR=$out			# keep everything in the cell's directory
+# shellcheck disable=SC2034
+TB_PORT_BASE=$port_base		# 61000+: outside the tests' and the ephemeral range
+p0=$(tb_port 0) p1=$(tb_port 1)
+linkopts=${linkopts//\{P0\}/$p0}
+linkopts=${linkopts//\{P1\}/$p1}
+
+# /proc/stat "cpu" line: user nice system idle iowait irq softirq steal
+cpu_line() { sed -n 's/^cpu  *//p' /proc/stat; }
+
+# Stop tcp_probe without testbed's CSV conversion: reduce.py reads the raw
+# lines (it needs snd_una and sock_cookie, which the CSV drops).
+probe_stop() {
+	echo 0 >"$TB_PROBE_INSTANCE/events/tcp/tcp_probe/enable"
+	sleep 0.2
+	kill "$TB_PROBE_PID" 2>/dev/null
+	wait "$TB_PROBE_PID" 2>/dev/null
+}
+
+{
+	echo "kind=$kind"
+	echo "seconds=$secs"
+	echo "ca0=$ca0"
+	echo "ca1=$ca1"
+	echo "port0=$p0"
+	echo "port1=$p1"
+	echo "linkopts=$linkopts"
+	echo "loadavg_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "netns_count_start=$(ip netns list | wc -l)"
+} >"$out/cell.env"
+
+if [ "$kind" = veth ]; then
+	TB_CLIENT_NS=$(tb_ns c) TB_SERVER_NS=$(tb_ns s)
+	veth_pair "$TB_CLIENT_NS" "$TB_SERVER_NS" || { echo "veth_pair failed" >&2; exit 1; }
+	carrier() { ip -n "$1" link show veth0 | grep -q LOWER_UP; }
+	tb_wait_for 5 carrier "$TB_CLIENT_NS" && tb_wait_for 5 carrier "$TB_SERVER_NS" ||
+		{ echo "veth pair has no carrier" >&2; exit 1; }
+else
+	# shellcheck disable=SC2086 # word splitting of the options is intended
+	tb_link c s $linkopts || { echo "linkem did not start" >&2; exit 1; }
+fi
+
+probes=0
+[ "$kind" = pair ] && probes="0 1"
+# shellcheck disable=SC2086
+if [ "$kind" != veth ] && tb_probe_start $probes; then
+	# senders only: the client's sockets, whose destination is a server port
+	f="dport == $p0"
+	[ "$kind" = pair ] && f="$f || dport == $p1"
+	echo "$f" >"$TB_PROBE_INSTANCE/events/tcp/tcp_probe/filter"
+	probing=1
+else
+	probing=0
+fi
+
+echo "cpu_start=$(cpu_line)" >>"$out/cell.env"
+echo "t_start=$(date +%s.%N)" >>"$out/cell.env"
+rc=0
+tb_flow 0 "$secs" 0 -C "$ca0" || rc=1
+if [ "$kind" = pair ]; then
+	tb_flow 1 "$secs" 0 -C "$ca1" || rc=1
+fi
+tb_flows_wait || rc=1
+echo "t_end=$(date +%s.%N)" >>"$out/cell.env"
+echo "cpu_end=$(cpu_line)" >>"$out/cell.env"
+[ "$probing" = 1 ] && probe_stop
+if [ "$kind" != veth ]; then
+	tb_link_stop c
+fi
+{
+	echo "loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "flows_rc=$rc"
+} >>"$out/cell.env"
+
+python3 "$here/reduce.py" "$out" || rc=1
+exit $rc
