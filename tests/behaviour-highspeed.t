@@ -11,14 +11,9 @@
 # ACK, and the overflow that follows slow start often comes before any such
 # ACK, so that loss still halves (b = 0.5, row 0) -- the drop comes seconds
 # later, in steady congestion avoidance.
-. "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-command -v jq >/dev/null || skip_all "needs jq"
-time_limit 90
-use_test_pin_dir
+. "$(dirname "$0")/lib/behaviour.sh"
+bh_setup 90 iperf3 jq
 
 RATE=100mbit DELAY=50ms
 QUEUE=833		# packets: one BDP (100e6 * 0.1 / 8 / 1500)
@@ -27,73 +22,41 @@ LOSS_AT=5		# s after the link is up: a 3 ms blackout of the data direction
 STATE_AT=7		# s into the flow: read HighSpeed's state from the iterator
 plan 12
 
-L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
 HS=${RUN_ID}hstcp
-$L --name "$HS" highspeed >/dev/null || bail_out "cannot register highspeed"
-$L --name "${RUN_ID}reno" reno >/dev/null || bail_out "cannot register bpf_reno"
+bh_register "$HS" highspeed || bail_out "cannot register highspeed"
+bh_register "${RUN_ID}reno" reno || bail_out "cannot register bpf_reno"
 
-mono() { python3 -c 'import time; print("%.3f" % time.monotonic())'; }
-
-# run CA TAG: one flow over a fresh link; the sender's tcp_probe trace goes
-# to $TB_DIR/TAG.csv and the monotonic time of the scheduled drop to TAG.t
-# (taken after tb_link returns, so up to a few 100 ms late: loss() looks
-# from 0.5 s before it)
-run() {
-	local ca=$1 tag=$2 t0
-	tb_link "c$tag" "s$tag" --rate $RATE --delay $DELAY --queue $QUEUE \
-		--up-event "${LOSS_AT}s:down:3ms" || return 1
-	t0=$(mono)
-	echo "$t0 $LOSS_AT" | awk '{ print $1 + $2 }' >"$TB_DIR/$tag.t"
-	# socket buffers large enough that only the link limits the window
-	ip netns exec "$TB_CLIENT_NS" sysctl -qw net.ipv4.tcp_wmem="4096 65536 33554432" &&
-	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432" || return 1
-	TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$tag"	# one per flow
-	tb_probe_start 0 || return 1
-	tb_flow 0 "$FLOW_S" 0 -C "$ca" || return 1
-	if [ "$tag" = hs ]; then
-		sleep "$STATE_AT"
-		nsenter --net="/run/netns/$TB_CLIENT_NS" cat "$TEST_PIN_DIR/$ca/sockets" |
-			grep "^$CLIENT_IP" | head -n 1 >"$TB_DIR/hs.state"
-	fi
-	tb_flows_wait || return 1
-	tb_probe_stop "$TB_DIR/$tag.csv"
-	tb_link_stop "c$tag"
-	diag "$tag: linkem dropped $(tb_stat "c$tag" .up.drops.linkdown) in the blackout, $(tb_stat "c$tag" .up.drops.queue) at the queue"
-	unset 'TB_FLOW_JSON[0]'
+# run CA TAG: one flow over a fresh link with the drop (bh_run_blackout);
+# the sender's tcp_probe trace goes to $TB_DIR/TAG.csv, HighSpeed's iterator
+# line at STATE_AT s to $TB_DIR/hs.state
+bh_on_link() { bh_big_buffers; }
+bh_during() {
+	[ "$2" = hs ] || return 0
+	sleep "$STATE_AT"
+	bh_sockets "$1" | grep "^$CLIENT_IP" | head -n 1 >"$TB_DIR/hs.state"
 }
+run() { bh_run_blackout "$1" "$2" "$FLOW_S" "$LOSS_AT" --rate $RATE --delay $DELAY --queue $QUEUE; }
 
 # loss TAG: the first loss in congestion avoidance (ssthresh was finite)
-# at or after the drop:
+# at or after the drop (bh_ca_loss):
 #   w, ss: cwnd before it and ssthresh after it; md = ss/w
 #   t85: s from the loss until cwnd, having fallen below 85% of w in the
 #        recovery, is back at 85% of w ("-": not within the trace)
 #   slope: segments per RTT over the 2 s after the recovery ends (the first
 #        sample with cwnd <= ssthresh), with acks_per_rtt and cwnd_mean there
 #   regained5: share of the lost window (w - ss) regained 5 s after the loss
-# tcp_probe logs one row per ACK, and its ssthresh is tcp_current_ssthresh():
-# outside recovery max(ssthresh, 3/4 cwnd), so rows where it just follows
-# 3/4 cwnd are not losses.
 loss() {
-	awk -F, -v t_drop="$(cat "$TB_DIR/$1.t")" -v me="$CLIENT_IP" '
-	NR == 1 || $2 != me { next }
-	{ t = $1; cw = $6; ss = $7; rtt = $8 / 1e6; creep = int(cw / 2) + int(cw / 4) }
-	!ev && last_ss != "" && ss != last_ss && last_ss < 2147483647 && ss < 2147483647 &&
-	(ss < creep - 1 || ss > creep + 1) && t >= t_drop - 0.5 {
-		ev = 1; te = t; w = last_cw; ss_new = ss; t85 = "-"
-	}
-	ev && cw < 0.85 * w { d85 = 1 }
-	ev && d85 && t85 == "-" && cw >= 0.85 * w { t85 = sprintf("%.2f", t - te) }
+	bh_ca_loss "$1" "$LOSS_AT" '
 	ev && !ta && cw <= ss_new { ta = t; cwa = cw }
 	ta && t <= ta + 2 { cwb = cw; tb = t; rsum += rtt; csum += cw; rn++ }
 	ev && t <= te + 5 { cw5 = cw }
-	{ last_ss = ss; last_cw = cw; end = t }
 	END {
 		if (!ev || !rn || tb <= ta) { print "none"; exit }
 		rtts = (tb - ta) / (rsum / rn)
 		printf "w=%d ss=%d md=%.3f t85=%s slope=%.2f acks_per_rtt=%.0f cwnd_mean=%.0f regained5=%.3f seen=%.2f\n",
 		       w, ss_new, ss_new / w, t85, (cwb - cwa) / rtts, rn / rtts, csum / rn,
 		       (cw5 - ss_new) / (w - ss_new), end - te
-	}' "$TB_DIR/$1.csv"
+	}'
 }
 
 # RFC 3649: 1 - b(w), the share of the window kept at a loss
@@ -102,7 +65,6 @@ rfc_keep() {
 }
 absdiff() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; print d < 0 ? -d : d }'; }
 
-tb_dir
 run "$HS" hs || bail_out "highspeed flow failed"
 run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 

@@ -16,22 +16,18 @@
 # spends ~5 RTTs = 3 s on its control exchange at 600 ms); windows and
 # delivered bytes (snd_una) come from tcp_probe, per ACK, each flow timed
 # from its own first ACK; Hybla's rho from its iterator.
-. "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
-need_root
-time_limit 120
-use_test_pin_dir
+. "$(dirname "$0")/lib/behaviour.sh"
+bh_setup 120
 
 XFER="$TCPCA_ROOT/tools/xfer"
 HY=${RUN_ID}hy RE=${RUN_ID}re
 [ -x "$TCPCA_LOAD" ] || bail_out "build tcpca-load first (make)"
 tb_build || bail_out "cannot build linkem"
-tb_dir || bail_out "no scratch directory"
 
-"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --name "$HY" hybla >/dev/null
+bh_register "$HY" hybla
 ok $? "hybla registers as $HY" || bail_out "cannot register hybla"
-"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --name "$RE" reno >/dev/null
+bh_register "$RE" reno
 ok $? "reno registers as $RE" || bail_out "cannot register reno"
 
 # Ports: flow i uses tb_port i; tcp_probe records all of them from here on.
@@ -81,7 +77,7 @@ flows_wait() {
 
 # hybla_state LINK: Hybla's iterator line for the link's client
 hybla_state() {
-	nsenter --net="/run/netns/${CNS[$1]}" cat "$TEST_PIN_DIR/$HY/sockets" | head -1
+	bh_sockets "$HY" "${CNS[$1]}" | head -1
 }
 
 # trace INDEX: the sender of flow INDEX, one line per ACK from tcp_probe:

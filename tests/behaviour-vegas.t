@@ -3,14 +3,9 @@
 # 10 x BDP): it keeps only alpha..beta packets queued, so its RTT stays near
 # the base RTT while it still fills the link; bpf_reno and cubic, measured
 # the same way on identical links, fill the buffer (RTT many times the base).
-. "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-command -v jq >/dev/null || skip_all "needs jq"
-time_limit 75
-use_test_pin_dir
+. "$(dirname "$0")/lib/behaviour.sh"
+bh_setup 75 iperf3 jq
 
 RATE=10mbit DELAY=10ms		# RTT 20 ms: BDP 25 kB = 16.7 packets of 1500 B
 QUEUE=170			# packets: 10 x BDP, 204 ms of queue when full
@@ -19,42 +14,18 @@ FLOW_S=12			# seconds per flow
 SKIP_S=4			# measure RTT after start-up, from this second on
 plan 14
 
-L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
 VEGAS="${RUN_ID}vegas"
-$L --name "$VEGAS" vegas >/dev/null || bail_out "cannot register vegas"
-$L --name "${RUN_ID}reno" reno >/dev/null || bail_out "cannot register bpf_reno"
+bh_register "$VEGAS" vegas || bail_out "cannot register vegas"
+bh_register "${RUN_ID}reno" reno || bail_out "cannot register bpf_reno"
 
-# busiest: of the iterator lines on stdin, the client's socket with the
-# largest cwnd (the data connection, should iperf3's control one show up too)
-busiest() {
-	awk -v me="$CLIENT_IP" 'index($1, me ":") == 1 {
-		for (i = 3; i <= NF; i++) if ($i ~ /^cwnd=/) c = substr($i, 6) + 0
-		if (best == "" || c > bc) { best = $0; bc = c }
-	} END { if (best != "") print best }'
+# run CA TAG: one flow alone on a fresh link (bh_run); the sender's tcp_probe
+# trace goes to $TB_DIR/TAG.csv, iperf3's JSON to $TB_DIR/TAG.json.  For Vegas
+# the iterator is sampled every 0.5 s into $TB_DIR/TAG.iter (bh_sample).
+bh_during() {
+	[ "$1" = "$VEGAS" ] || return 0
+	bh_sample "$1" 0.5 $((FLOW_S * 2)) >>"$TB_DIR/$2.iter"
 }
-
-# run CA TAG: one flow alone on a fresh link; the sender's tcp_probe trace
-# goes to $TB_DIR/TAG.csv, iperf3's JSON to $TB_DIR/TAG.json.  For Vegas the
-# iterator is sampled every 0.5 s into $TB_DIR/TAG.iter.
-run() {
-	local ca=$1 tag=$2 i
-	tb_link "c$tag" "s$tag" --rate $RATE --delay $DELAY --up-queue $QUEUE || return 1
-	TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$tag"	# one per flow
-	tb_probe_start 0 || return 1
-	tb_flow 0 "$FLOW_S" 0 -C "$ca" || return 1
-	if [ "$ca" = "$VEGAS" ]; then
-		for ((i = 0; i < FLOW_S * 2; i++)); do
-			sleep 0.5
-			nsenter --net="/run/netns/$TB_CLIENT_NS" cat "$TEST_PIN_DIR/$ca/sockets" |
-				busiest >>"$TB_DIR/$tag.iter"
-		done
-	fi
-	tb_flows_wait || return 1
-	tb_probe_stop "$TB_DIR/$tag.csv"
-	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$tag.json"
-	tb_link_stop "c$tag"
-	unset 'TB_FLOW_JSON[0]'
-}
+run() { bh_run "$1" "$2" "$FLOW_S" --rate $RATE --delay $DELAY --up-queue $QUEUE; }
 
 # rtt TAG: "p50=<ms> p95=<ms> cwnd50=<pkts> n=<samples>" of the sender's srtt
 # (tcp_probe, one sample per ACK) from SKIP_S on.  iperf3's control
@@ -82,23 +53,17 @@ rtt() {
 # qdelay P50_MS: queueing delay above the base RTT, or "none" without a sample
 qdelay() { [ -n "$1" ] && awk -v p="$1" -v b=$BASE_MS 'BEGIN { print p - b }' || echo none; }
 
-# goodput TAG: received Mbit/s over the whole flow
-goodput() {
-	jq -r '.end.sum_received.bits_per_second / 1e6' "$TB_DIR/$1.json"
-}
-
-tb_dir; [ -n "${TB_KEEP:-}" ] && diag "scratch: $TB_DIR"
 run "$VEGAS" vegas || bail_out "vegas flow failed"
 run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 run cubic cubic || bail_out "cubic flow failed"
 
 for tag in vegas reno cubic; do
-	declare "R_$tag=$(rtt $tag)" "G_$tag=$(goodput $tag)"
+	declare "R_$tag=$(rtt $tag)" "G_$tag=$(bh_goodput $tag)"
 done
 diag "vegas: $R_vegas goodput=${G_vegas} Mbit/s"
 diag "reno:  $R_reno goodput=${G_reno} Mbit/s"
 diag "cubic: $R_cubic goodput=${G_cubic} Mbit/s"
-diag "vegas state (last sample): $(tail -n 1 "$TB_DIR/vegas.iter" 2>/dev/null | cut -d' ' -f3-)"
+diag "vegas state (last sample): $(tail -n 1 "$TB_DIR/vegas.iter" 2>/dev/null | cut -d' ' -f4-)"
 
 vp50=$(kv p50 "$R_vegas") vp95=$(kv p95 "$R_vegas")
 rp50=$(kv p50 "$R_reno") cp50=$(kv p50 "$R_cubic")

@@ -12,14 +12,9 @@
 # because BWE is the rate the flow itself achieved, recovery included (the
 # stack still reduces towards cwnd / 2 during recovery, with PRR): after each
 # loss cwnd restarts from ~0.8 of its value, not from the link's BDP.
-. "$(dirname "$0")/lib/tap.sh"
-. "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-command -v jq >/dev/null || skip_all "needs jq"
-time_limit 75
-use_test_pin_dir
+. "$(dirname "$0")/lib/behaviour.sh"
+bh_setup 75 iperf3 jq
 
 RATE=10mbit DELAY=25ms LOSS=1%	# RTT 50 ms: BDP 62.5 kB = 43 segments of 1448 B
 QUEUE=42			# packets: one BDP
@@ -27,43 +22,20 @@ FLOW_S=15			# seconds per flow
 SKIP_S=3			# judge the state from this second on
 plan 12
 
-L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
 WW="${RUN_ID}westwood"
-$L --name "$WW" westwood >/dev/null || bail_out "cannot register westwood"
-$L --name "${RUN_ID}reno" reno >/dev/null || bail_out "cannot register bpf_reno"
+bh_register "$WW" westwood || bail_out "cannot register westwood"
+bh_register "${RUN_ID}reno" reno || bail_out "cannot register bpf_reno"
 
-# busiest: of the iterator lines on stdin, the client's socket with the
-# largest cwnd (the data connection, should iperf3's control one show up too)
-busiest() {
-	awk -v me="$CLIENT_IP" 'index($1, me ":") == 1 {
-		for (i = 3; i <= NF; i++) if ($i ~ /^cwnd=/) c = substr($i, 6) + 0
-		if (best == "" || c > bc) { best = $0; bc = c }
-	} END { if (best != "") print best }'
-}
-
-# run CA TAG: one flow alone on a fresh link, losses only on the data
-# direction (same seed for both runs); the iterator, which shows the state
-# of any of our algorithms, is sampled every 0.1 s (2 RTTs) into $TB_DIR/TAG.iter.
+# run CA TAG: one flow alone on a fresh link (bh_run), losses only on the
+# data direction (same seed for both runs); the iterator, which shows the
+# state of any of our algorithms, is sampled every 0.1 s (2 RTTs) into
+# $TB_DIR/TAG.iter (bh_sample: "index line").
+bh_during() { bh_sample "$1" 0.1 $((FLOW_S * 10)) >>"$TB_DIR/$2.iter"; }
 run() {
-	local ca=$1 tag=$2 i
-	tb_link "c$tag" "s$tag" --rate $RATE --delay $DELAY --up-loss $LOSS \
-		--up-queue $QUEUE --seed 7 || return 1
-	TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$tag"	# one per flow
-	tb_probe_start 0 || return 1
-	tb_flow 0 "$FLOW_S" 0 -C "$ca" || return 1
-	for ((i = 0; i < FLOW_S * 10; i++)); do
-		sleep 0.1
-		nsenter --net="/run/netns/$TB_CLIENT_NS" cat "$TEST_PIN_DIR/$ca/sockets" |
-			busiest | sed "s/^/$i /" >>"$TB_DIR/$tag.iter"
-	done
-	tb_flows_wait || return 1
-	tb_probe_stop "$TB_DIR/$tag.csv"
-	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$tag.json"
-	tb_link_stop "c$tag"
-	unset 'TB_FLOW_JSON[0]'
+	bh_run "$1" "$2" "$FLOW_S" --rate $RATE --delay $DELAY --up-loss $LOSS \
+		--up-queue $QUEUE --seed 7
 }
 
-goodput() { jq -r '.end.sum_received.bits_per_second / 1e6' "$TB_DIR/$1.json"; }
 retrans() { jq -r '.end.sum_sent.retransmits' "$TB_DIR/$1.json"; }
 
 # field TAG KEY: KEY's value in each iterator sample taken after SKIP_S, in
@@ -95,11 +67,10 @@ loss_ratios() {
 	}' "$TB_DIR/$1.iter"
 }
 
-tb_dir; [ -n "${TB_KEEP:-}" ] && diag "scratch: $TB_DIR"
 run "$WW" westwood || bail_out "westwood flow failed"
 run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 
-gw=$(goodput westwood) gr=$(goodput reno)
+gw=$(bh_goodput westwood) gr=$(bh_goodput reno)
 diag "westwood: goodput ${gw} Mbit/s, $(retrans westwood) retransmits; reno: ${gr} Mbit/s, $(retrans reno) retransmits"
 diag "westwood state (last sample): $(tail -n 1 "$TB_DIR/westwood.iter" | cut -d' ' -f4-)"
 diag "linkem random drops: westwood $(tb_stat cwestwood '.up.drops.loss') of $(tb_stat cwestwood '.up.pkts_in')," \

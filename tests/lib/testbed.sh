@@ -25,6 +25,7 @@ TB_TRACEFS=/sys/kernel/tracing
 TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID"
 
 declare -A TB_LINK_PID TB_LINK_STATS TB_LINK_ERR TB_FLOW_PID TB_FLOW_JSON TB_FLOW_START
+declare -A TB_LINK_UP	# CLIENT -> $EPOCHREALTIME when its link came up (tb_link_mono)
 TB_SERVER_PIDS=()
 
 # tb_dir: make TB_DIR, this run's scratch directory (call it directly, not
@@ -57,7 +58,8 @@ tb_wait_for() {
 
 # tb_link CLIENT SERVER [linkem options...]: namespaces tb_ns CLIENT and
 # tb_ns SERVER joined by linkem, client 198.18.0.1, server 198.18.0.2.
-# Returns once the link is up; linkem's stderr is in TB_LINK_ERR[CLIENT].
+# Returns once the link is up; linkem's stderr is in TB_LINK_ERR[CLIENT],
+# and tb_link_mono CLIENT tells when that was.
 tb_link() {
 	local c=$1 s=$2; shift 2
 	local cns sns dir fifo pid line
@@ -77,12 +79,23 @@ tb_link() {
 	on_exit "tb_link_stop '$c'"
 	# EOF instead of "ready" means linkem exited during setup
 	read -r -t 10 line <"$fifo"
+	TB_LINK_UP[$c]=$EPOCHREALTIME	# a builtin: costs nothing
 	rm -f "$fifo"
 	if [ "$line" != ready ]; then
 		diag "linkem did not come up: $(head -c 300 "${TB_LINK_ERR[$c]}")"
 		return 1
 	fi
 	TB_CLIENT_NS=$cns TB_SERVER_NS=$sns
+}
+
+# tb_link_mono CLIENT: the time CLIENT's link came up, which is when
+# linkem's clock for --event and --trace starts (to within the read of its
+# "ready"), in seconds of CLOCK_MONOTONIC: the clock of the time_s column
+# of tb_probe_stop's CSV.  tb_link notes the wall-clock time; this converts
+# it with the current offset between the two clocks.
+tb_link_mono() {
+	python3 -c 'import sys, time
+print("%.6f" % (float(sys.argv[1]) + time.monotonic() - time.time()))' "${TB_LINK_UP[$1]/,/.}"
 }
 
 # tb_link_stop CLIENT: SIGTERM linkem and wait, so its stats file is final.
@@ -202,12 +215,22 @@ _tb_tracefs() {
 	[ -d "$TB_TRACEFS/events/tcp/tcp_probe" ]
 }
 
-# tb_probe_start INDEX...: record tcp_probe for the flows' ports.
+# tb_probe_start INDEX...: record tcp_probe for the flows' ports.  Once
+# tb_probe_stop has written the CSV, it may be called again (flows one after
+# another, a trace each): the instance in use stays until exit, and the new
+# call takes the next free name, tcpca-$RUN_ID-2, -3, ... in TB_PROBE_INSTANCE.
 tb_probe_start() {
-	local inst=$TB_PROBE_INSTANCE filter="" i port dir
+	local inst filter="" i port dir n
 	tb_dir || return 1
 	dir=$TB_DIR
 	_tb_tracefs || { diag "no tracefs or tcp:tcp_probe"; return 1; }
+	if [ -d "$TB_PROBE_INSTANCE" ]; then
+		for ((n = 2; n < 100; n++)); do
+			[ -d "$TB_TRACEFS/instances/tcpca-$RUN_ID-$n" ] || break
+		done
+		TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID-$n"
+	fi
+	inst=$TB_PROBE_INSTANCE
 	for i in "$@"; do
 		port=$(tb_port "$i")
 		filter="${filter:+$filter || }sport == $port || dport == $port"
@@ -236,6 +259,12 @@ _tb_probe_remove() {
 
 # tb_probe_stop CSV: stop tracing and write
 #   time_s,src,dst,sport,dport,cwnd,ssthresh,srtt_us,snd_wnd,data_len
+# one row per tcp_probe event (about one per ACK), time_s on CLOCK_MONOTONIC.
+# The tracepoint's ssthresh is tcp_current_ssthresh(), not tp->snd_ssthresh:
+# outside recovery (i.e. outside CA_Recovery and CA_CWR) it is
+# max(ssthresh, 3/4 cwnd), so it creeps up with cwnd and a change in it is not
+# by itself a loss.  The raw ssthresh must come from the iterator
+# (<pin>/<name>/sockets, ssthresh=).
 tb_probe_stop() {
 	local inst=$TB_PROBE_INSTANCE dir=$TB_DIR
 	echo 0 >"$inst/events/tcp/tcp_probe/enable"

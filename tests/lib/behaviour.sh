@@ -1,0 +1,145 @@
+# What the tests/behaviour-<alg>.t share: their setup, registering the
+# algorithms, one flow alone on a fresh emulated link with its traces, the
+# iterator read from the client namespace, and the search of a tcp_probe
+# trace for a loss in congestion avoidance.  Source it after testbed.sh (it
+# sources testbed.sh, tap.sh and netns.sh itself when they are not loaded).
+# Files a test keeps per run TAG live in TB_DIR: TAG.csv, TAG.json, ...
+
+_bh_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
+
+# bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Skips it
+# unless run as root with every COMMAND on PATH, kills it after SECONDS,
+# unloads at exit what it registers in TEST_PIN_DIR, and makes TB_DIR (named
+# in a diag line when TB_KEEP keeps it).  Call it directly, not in $(...).
+# Prints nothing else.
+bh_setup() {
+	local limit=$1 cmd
+	shift
+	need_root
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || skip_all "needs $cmd"
+	done
+	time_limit "$limit"
+	use_test_pin_dir
+	tb_dir || bail_out "no scratch directory"
+	[ -n "${TB_KEEP:-}" ] && diag "scratch: $TB_DIR"
+	return 0
+}
+
+# bh_register NAME ALG: registers ./tcpca-load's algorithm ALG as NAME in
+# TEST_PIN_DIR.  Prints nothing; the loader's exit status.
+bh_register() {
+	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --name "$1" "$2" >/dev/null
+}
+
+# bh_sockets NAME [NETNS]: the iterator lines of our algorithm NAME (one per
+# socket: "src dst key=value..."), as seen from NETNS (default
+# TB_CLIENT_NS, the current link's client).  Prints them.
+bh_sockets() {
+	nsenter --net="/run/netns/${2:-$TB_CLIENT_NS}" cat "$TEST_PIN_DIR/$1/sockets"
+}
+
+# bh_busiest: of the iterator lines on stdin, prints the client's (CLIENT_IP)
+# socket with the largest cwnd: the data connection, should iperf3's control
+# one show up too.  Prints nothing when there is none.
+bh_busiest() {
+	awk -v me="$CLIENT_IP" 'index($1, me ":") == 1 {
+		for (i = 3; i <= NF; i++) if ($i ~ /^cwnd=/) c = substr($i, 6) + 0
+		if (best == "" || c > bc) { best = $0; bc = c }
+	} END { if (best != "") print best }'
+}
+
+# bh_sample NAME INTERVAL COUNT: samples the iterator of NAME COUNT times,
+# INTERVAL seconds apart (the first after one INTERVAL), in TB_CLIENT_NS.
+# Prints "I <bh_busiest's line>" per sample, I = 0..COUNT-1; nothing for a
+# sample that found no socket.
+bh_sample() {
+	local i
+	for ((i = 0; i < $3; i++)); do
+		sleep "$2"
+		bh_sockets "$1" | bh_busiest | sed "s/^/$i /"
+	done
+}
+
+# bh_big_buffers: in the current link's namespaces, socket buffers (sender's
+# tcp_wmem, receiver's tcp_rmem, up to 32 MiB) large enough that only the
+# link limits the window.  Prints nothing; non-zero if a sysctl failed.
+bh_big_buffers() {
+	ip netns exec "$TB_CLIENT_NS" sysctl -qw net.ipv4.tcp_wmem="4096 65536 33554432" &&
+	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_rmem="4096 131072 33554432"
+}
+
+# bh_run CA TAG SECONDS [linkem options...]: one iperf3 flow (flow 0, -C CA)
+# for SECONDS, alone on a fresh link tb_link cTAG sTAG [linkem options].
+# Two hooks, each called only when the test defines the function:
+#   bh_on_link CA TAG   once the link is up, before the trace and the flow
+#                       start (e.g. bh_big_buffers); its failure fails the run
+#   bh_during CA TAG    while the flow runs (sleep, read the iterator); its
+#                       status is ignored, and it should end within SECONDS
+# Leaves the sender's and receiver's tcp_probe rows in $TB_DIR/TAG.csv
+# (tb_probe_stop's columns), iperf3's JSON in $TB_DIR/TAG.json, and the
+# link's final counters for tb_stat cTAG.  Prints nothing; non-zero if a
+# step failed.
+bh_run() {
+	local ca=$1 tag=$2 secs=$3
+	shift 3
+	tb_link "c$tag" "s$tag" "$@" || return 1
+	if declare -F bh_on_link >/dev/null; then
+		bh_on_link "$ca" "$tag" || return 1
+	fi
+	tb_probe_start 0 || return 1
+	tb_flow 0 "$secs" 0 -C "$ca" || return 1
+	declare -F bh_during >/dev/null && bh_during "$ca" "$tag"
+	tb_flows_wait || return 1
+	tb_probe_stop "$TB_DIR/$tag.csv"
+	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$tag.json"
+	tb_link_stop "c$tag"
+	unset 'TB_FLOW_JSON[0]'
+}
+
+# bh_run_blackout CA TAG SECONDS AT [linkem options...]: bh_run with a 3 ms
+# blackout of the data direction (linkem --up-event ATs:down:3ms) AT seconds
+# after the link is up: one scheduled loss event.  Prints a diag line of what
+# linkem dropped in the blackout and at the queue; non-zero if bh_run failed.
+bh_run_blackout() {
+	local ca=$1 tag=$2 secs=$3 at=$4
+	shift 4
+	bh_run "$ca" "$tag" "$secs" "$@" --up-event "${at}s:down:3ms" || return 1
+	diag "$tag: linkem dropped $(tb_stat "c$tag" .up.drops.linkdown) in the blackout, $(tb_stat "c$tag" .up.drops.queue) at the queue"
+}
+
+# bh_goodput TAG: prints the Mbit/s received over the whole flow of bh_run TAG.
+bh_goodput() {
+	jq -r '.end.sum_received.bits_per_second / 1e6' "$TB_DIR/$1.json"
+}
+
+# bh_ca_loss TAG AT AWK: runs awk over the sender's rows (src CLIENT_IP) of
+# $TB_DIR/TAG.csv from bh_run, finding the first loss in congestion
+# avoidance (ssthresh finite before and after) at or after AT seconds from
+# the moment link cTAG came up, less 0.5 s of margin.  AWK, pattern-action
+# pairs with an END, is run on each row after the search and sees
+#   t (s), cw, ss (cwnd and ssthresh, segments), rtt (srtt, s) of the row;
+#   from the loss on: ev = 1, te (its time), w (cwnd before it), ss_new
+#   (ssthresh after it); t85, t90: s from te until cwnd, having fallen below
+#   85% (90%) of w, is back at 85% (90%) of w, "-" until then;
+#   last_cw, last_ss: the previous row's, end: the last row's t (in END).
+# Prints what AWK prints.  tcp_probe's ssthresh is tcp_current_ssthresh()
+# (see tb_probe_stop): outside recovery it follows 3/4 cwnd, so rows where
+# it just does that are not losses.
+bh_ca_loss() {
+	awk -F, -v t_drop="$(tb_link_mono "c$1" | awk -v at="$2" '{ print $1 + at }')" \
+		-v me="$CLIENT_IP" '
+	NR == 1 || $2 != me { next }
+	{ t = $1; cw = $6; ss = $7; rtt = $8 / 1e6; creep = int(cw / 2) + int(cw / 4) }
+	!ev && last_ss != "" && ss != last_ss && last_ss < 2147483647 && ss < 2147483647 &&
+	(ss < creep - 1 || ss > creep + 1) && t >= t_drop - 0.5 {
+		ev = 1; te = t; w = last_cw; ss_new = ss; t85 = t90 = "-"
+	}
+	ev && cw < 0.85 * w { d85 = 1 }
+	ev && cw < 0.9 * w { d90 = 1 }
+	ev && d85 && t85 == "-" && cw >= 0.85 * w { t85 = sprintf("%.2f", t - te) }
+	ev && d90 && t90 == "-" && cw >= 0.9 * w { t90 = sprintf("%.2f", t - te) }
+	'"$3"'
+	{ last_ss = ss; last_cw = cw; end = t }' "$TB_DIR/$1.csv"
+}
