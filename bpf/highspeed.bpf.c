@@ -83,10 +83,7 @@ void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	barrier_var(tp);
 	if (tcp_in_slow_start(tp)) {
 		tcp_slow_start(tp, acked);
-		if (tp->snd_cwnd > clamp) {
-			tp->snd_cwnd = clamp;
-			TCPCA_COUNT(cwnd_clamps);
-		}
+		tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_cwnd, clamp);
 		return;
 	}
 
@@ -99,9 +96,8 @@ void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		cnt = tp->snd_cwnd_cnt;
 		tp->snd_cwnd = hstcp_calc_ai(cwnd, &cnt, ca->ai);
 		tp->snd_cwnd_cnt = cnt;
-	} else if (cwnd > clamp) {
-		tp->snd_cwnd = clamp;
-		TCPCA_COUNT(cwnd_clamps);
+	} else {
+		tp->snd_cwnd = tcpca_cap_cwnd(cwnd, clamp);
 	}
 }
 

@@ -87,12 +87,7 @@ static __always_inline u32 hybla_clamp(const struct tcp_sock *tp)
 
 static __always_inline void hybla_apply_clamp(struct tcp_sock *tp)
 {
-	u32 clamp = hybla_clamp(tp);
-
-	if (tp->snd_cwnd > clamp) {
-		tp->snd_cwnd = clamp;
-		TCPCA_COUNT(cwnd_clamps);
-	}
+	tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_cwnd, hybla_clamp(tp));
 }
 
 /*

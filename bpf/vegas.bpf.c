@@ -157,11 +157,7 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 			tcp_slow_start(tp, acked);
 	} else {
 		cwnd = vegas_next_cwnd(tp->snd_cwnd, ca->base_rtt, ca->min_rtt, action, ~0U);
-		if (cwnd > tp->snd_cwnd_clamp) {
-			cwnd = tp->snd_cwnd_clamp;
-			TCPCA_COUNT(cwnd_clamps);
-		}
-		tp->snd_cwnd = cwnd;
+		tp->snd_cwnd = tcpca_cap_cwnd(cwnd, tp->snd_cwnd_clamp);
 		/* Out of slow start (SS_EXIT), or keep ssthresh below a lowered cwnd. */
 		if (action == VEGAS_SS_EXIT || action == VEGAS_DECREASE)
 			tp->snd_ssthresh = min(tp->snd_ssthresh, tp->snd_cwnd);

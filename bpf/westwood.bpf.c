@@ -189,19 +189,13 @@ void TCPCA_OPS(westwood_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct westwood_ca *w = inet_csk_ca(sk);
-	u32 cwnd;
 
 	TCPCA_COUNT(cwnd_event);
 	switch (event) {
 	case CA_EVENT_COMPLETE_CWR:
 		/* Recovery or CWR is over: continue from the estimated pipe. */
 		tp->snd_ssthresh = westwood_pipe(sk);
-		cwnd = tp->snd_ssthresh;
-		if (cwnd > tp->snd_cwnd_clamp) {
-			cwnd = tp->snd_cwnd_clamp;
-			TCPCA_COUNT(cwnd_clamps);
-		}
-		tp->snd_cwnd = cwnd;
+		tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_ssthresh, tp->snd_cwnd_clamp);
 		break;
 	case CA_EVENT_LOSS:
 		/* RTO: slow start again up to the estimated pipe. */

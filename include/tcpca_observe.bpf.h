@@ -66,6 +66,18 @@ static __always_inline void tcpca_event(const struct sock *sk, u32 kind,
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * snd_cwnd_clamp is read-only to a BPF CA: where a module caps cwnd (or sets
+ * the clamp), the program caps cwnd itself with this, which counts each cap.
+ */
+static __always_inline u32 tcpca_cap_cwnd(u32 cwnd, u32 cap)
+{
+	if (cwnd <= cap)
+		return cwnd;
+	TCPCA_COUNT(cwnd_clamps);
+	return cap;
+}
+
 /* The name this copy was registered under; the loader writes it before load. */
 const volatile char tcpca_ca_name[16] = {};
 

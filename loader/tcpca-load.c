@@ -179,15 +179,25 @@ static int cmd_list(const char *pin_dir)
 	return 0;
 }
 
+/* The commands that act on a registered NAME start here. */
+static int need_registered(const char *pin_dir, const char *name)
+{
+	if (need_privileges())
+		return -EPERM;
+	if (!pin_exists(pin_dir, name)) {
+		err("nothing named '%s' is registered under %s", name, pin_dir);
+		return -ENOENT;
+	}
+	return 0;
+}
+
 static const struct tcpca_alg *registered_alg(const char *pin_dir, const char *name)
 {
 	__u32 map_id, link_id;
 	const struct tcpca_alg *alg;
 
-	if (!pin_exists(pin_dir, name)) {
-		err("nothing named '%s' is registered under %s", name, pin_dir);
+	if (need_registered(pin_dir, name))
 		return NULL;
-	}
 	alg = pin_alg(pin_dir, name, &map_id, &link_id);
 	if (!alg)
 		err("'%s' runs an object that is not embedded here; it has no known parameters", name);
@@ -205,7 +215,7 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 		err("--set needs NAME and PARAM=VALUE");
 		return -EINVAL;
 	}
-	if (need_privileges() || !(alg = registered_alg(pin_dir, argv[0])))
+	if (!(alg = registered_alg(pin_dir, argv[0])))
 		return -ENOENT;
 	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
 	if (!alg->nparams) {
@@ -253,12 +263,8 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 		err("--show needs exactly one NAME");
 		return -EINVAL;
 	}
-	if (need_privileges())
-		return -EPERM;
-	if (!pin_exists(pin_dir, argv[0])) {
-		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
+	if (need_registered(pin_dir, argv[0]))
 		return -ENOENT;
-	}
 	alg = pin_alg(pin_dir, argv[0], &map_id, &link_id);
 	printf("%s: algorithm %s, link %u, map %u, %s\n", argv[0], alg ? alg->name : "(object)",
 	       link_id, map_id, ca_allowed(argv[0]) ? "allowed" : "restricted");
@@ -289,12 +295,8 @@ static int cmd_events(const char *pin_dir, int argc, char **argv)
 		err("'%s' is not a number of seconds", argv[1]);
 		return -EINVAL;
 	}
-	if (need_privileges())
-		return -EPERM;
-	if (!pin_exists(pin_dir, argv[0])) {
-		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
+	if (need_registered(pin_dir, argv[0]))
 		return -ENOENT;
-	}
 	pin_path(path, sizeof(path), pin_dir, argv[0], "events");
 	return show_events(path, seconds);
 }
