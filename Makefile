@@ -10,6 +10,7 @@ OUT		:= build
 ALGS		:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 BPF_OBJS	:= $(ALGS:%=$(OUT)/%.bpf.o)
 SKELS		:= $(ALGS:%=$(OUT)/%.skel.h)
+TEST_BPF_OBJS	:= $(patsubst tests/bpf/%.bpf.c,$(OUT)/tests/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
 LOADER_SRCS	:= $(wildcard loader/*.c)
 LOADER_OBJS	:= $(LOADER_SRCS:loader/%.c=$(OUT)/loader/%.o)
 
@@ -33,10 +34,16 @@ endif
 
 all: tcpca-load tools
 
-$(OUT) $(OUT)/loader:
+$(OUT) $(OUT)/loader $(OUT)/tests:
 	$(Q)mkdir -p $@
 
 $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# Objects the loader's tests feed it (they must fail to load), built here so
+# that the tests need no compiler where they run.
+$(OUT)/tests/%.bpf.o: tests/bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/tests
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -75,7 +82,7 @@ tools:
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
-unit:
+unit: $(TEST_BPF_OBJS)
 	$(Q)$(MAKE) -s -C tests/unit V=$(V)
 
 # Regenerate the checked-in vmlinux.h from this machine's kernel BTF.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages.  libbpf talks a lot, most of it useless to a user; we keep all of
- * it in memory, show it with -v, and otherwise turn a failure into one line
- * (plus the verifier's last words when the verifier said no).
+ * Messages.  libbpf talks a lot, most of it useless to a user; we keep its
+ * warnings in memory, show them with -v, and otherwise turn a failure into one
+ * line (plus the verifier's last words when the verifier said no, or the line
+ * that names the cause when something else did).
  */
+#define _GNU_SOURCE		/* memmem(), vasprintf() */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,24 +39,62 @@ void info(const char *fmt, ...)
 	putchar('\n');
 }
 
+/* Only with -v: what the loader decided, for whoever debugs it. */
+void info_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	fputs("tcpca-load: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* A verifier's refusal leaves its log in libbpf's output; nothing else does. */
+bool log_has_verifier_log(void)
+{
+	return libbpf_log && strstr(libbpf_log, "-- BEGIN PROG LOAD LOG --");
+}
+
+/*
+ * libbpf's last line before its closing "failed to load object": the cause,
+ * e.g. a map the kernel would not create or a kernel function it lacks.
+ */
+void log_print_libbpf_cause(void)
+{
+	const char *p, *end, *cause = NULL;
+
+	for (p = libbpf_log; !verbose && p && *p; p = *end ? end + 1 : end) {
+		end = p + strcspn(p, "\n");
+		if (!memmem(p, end - p, "failed to load object", 21))
+			cause = p;
+	}
+	if (cause)
+		fprintf(stderr, "tcpca-load: %.*s\n", (int)strcspn(cause, "\n"), cause);
+}
+
 static int keep_libbpf_output(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[4096];
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
-	char *grown;
+	char *line = NULL, *grown;
+	int n;
 
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	n = vasprintf(&line, fmt, ap);	/* whole: the verifier's log comes as one message */
 	if (n < 0)
 		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (verbose && level != LIBBPF_DEBUG)
+	if (verbose)
 		fputs(line, stderr);
 	grown = realloc(libbpf_log, libbpf_log_len + n + 1);
-	if (!grown)
-		return 0;
-	libbpf_log = grown;
-	memcpy(libbpf_log + libbpf_log_len, line, n + 1);
-	libbpf_log_len += n;
+	if (grown) {
+		libbpf_log = grown;
+		memcpy(libbpf_log + libbpf_log_len, line, n + 1);
+		libbpf_log_len += n;
+	}
+	free(line);
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bpffs side of registration.  An algorithm registered as NAME owns
- * <dir>/NAME/, holding the link that keeps it registered and the maps and
- * iterator users inspect.  Removing the directory's link unregisters it.
+ * <dir>/NAME/, holding what keeps it registered (its link, or on kernels
+ * before 6.4 its struct_ops map) and the maps and iterator users inspect.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -111,7 +111,7 @@ int pin_remove(const char *dir, const char *name)
 	return 0;
 }
 
-/* The names registered under dir: its subdirectories that hold a link. */
+/* The names registered under dir: its subdirectories that hold an ops map. */
 int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
 {
 	char path[PATH_MAX];
@@ -124,7 +124,7 @@ int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
 	while ((de = readdir(d)) && n < max) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= TCPCA_NAME_MAX)
 			continue;
-		if (pin_path(path, sizeof(path), dir, de->d_name, "link") || access(path, F_OK))
+		if (pin_path(path, sizeof(path), dir, de->d_name, "ops") || access(path, F_OK))
 			continue;
 		snprintf(names[n++], TCPCA_NAME_MAX, "%s", de->d_name);
 	}
@@ -157,6 +157,14 @@ const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id
 		close(fd);
 	}
 	return alg;
+}
+
+int pin_mode(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	return !pin_path(path, sizeof(path), dir, name, "link") && access(path, F_OK) == 0 ?
+	       REG_LINK : REG_MAP;
 }
 
 int pin_dir_create(const char *dir, const char *name)

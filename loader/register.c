@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Registration.  We use link-based struct_ops (BPF_F_LINK + a
- * BPF_LINK_TYPE_STRUCT_OPS link, kernel 6.4+) rather than a bare map update:
- * the pinned link is then the single thing that keeps the algorithm
- * registered (unlinking it unregisters, no separate "unregister" call that a
- * crash could skip), bpftool shows it as a link owned by the pin, and
- * bpf_link_update() can later swap a new version in under the same name.
- * libbpf 1.1 predates ".struct_ops.link", so we set the flag and create the
- * link ourselves.
+ * Registration, in one of two ways depending on the kernel (features.c):
  *
- * Nothing becomes visible until every step has succeeded: a failure at any
- * point closes the link (which unregisters) and removes the pins.
+ * 6.4+, by link: BPF_F_LINK on the struct_ops map, then a
+ * BPF_LINK_TYPE_STRUCT_OPS link, pinned.  The pinned link is then the single
+ * thing that keeps the algorithm registered: unlinking it unregisters, no
+ * separate "unregister" call that a crash could skip, bpftool shows it as a
+ * link owned by the pin, and bpf_link_update() can later swap a new version
+ * in under the same name.  libbpf 1.1 predates ".struct_ops.link", so we set
+ * the flag and create the link ourselves.
+ *
+ * Before 6.4, by map: updating the map's one element registers, and the
+ * registration then lasts until the element is deleted, whoever holds the
+ * map.  The pinned map is its owner; --unload deletes the element.
+ *
+ * Either way nothing is registered without an owner in bpffs, at every
+ * failure point (see register_by_link() and register_by_map()).
  */
 #include <errno.h>
 #include <limits.h>
@@ -188,13 +193,92 @@ static int load_object(struct bpf_object *obj, const char *what)
 
 	if (!e)
 		return 0;
-	if (e == -EACCES || e == -EINVAL) {
+	if (e == -EPERM) {
+		err("loading %s: operation not permitted (needs CAP_BPF and CAP_NET_ADMIN)", what);
+	} else if (log_has_verifier_log()) {
 		err("the kernel's verifier rejected %s (%s)", what, strerror(-e));
 		log_print_verifier_tail();
-	} else if (e == -EPERM) {
-		err("loading %s: operation not permitted (needs CAP_BPF and CAP_NET_ADMIN)", what);
 	} else {
 		err("loading %s failed: %s", what, strerror(-e));
+		log_print_libbpf_cause();
+	}
+	return e;
+}
+
+static void say_register_failed(int e, const char *what, const char *name)
+{
+	if (e == -EEXIST)
+		err("a congestion control named '%s' is already registered; choose another with --name", name);
+	else
+		err("registering %s as '%s' failed: %s", what, name, strerror(-e));
+}
+
+/* The map's value gets the programs' fds; with BPF_F_LINK this does not register yet. */
+static int fill_ops(struct bpf_map *ops)
+{
+	struct bpf_link *st_link = bpf_map__attach_struct_ops(ops);
+
+	if (!st_link)
+		return -errno;
+	bpf_link__disconnect(st_link);	/* destroying it must not unregister */
+	bpf_link__destroy(st_link);
+	return 0;
+}
+
+static int pin_all(struct bpf_object *obj, struct bpf_map *ops, int link_fd,
+		   const char *dir, const char *name)
+{
+	int e;
+
+	if ((e = pin_dir_create(dir, name)) ||
+	    (link_fd >= 0 && (e = pin_fd(link_fd, dir, name, "link"))) ||
+	    (e = pin_fd(bpf_map__fd(ops), dir, name, "ops")) ||
+	    (e = pin_extras(obj, dir, name)))
+		pin_remove(dir, name);
+	return e;
+}
+
+/*
+ * Registered from bpf_link_create() on, but owned by an fd of ours until the
+ * link is pinned: if anything fails, or we die, before the pin, closing that
+ * fd unregisters.
+ */
+static int register_by_link(struct bpf_object *obj, struct bpf_map *ops,
+			    const char *dir, const char *name, const char *what)
+{
+	int link_fd, e;
+
+	if ((e = fill_ops(ops))) {
+		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
+		return e;
+	}
+	link_fd = bpf_link_create(bpf_map__fd(ops), 0, ATTACH_STRUCT_OPS, NULL);
+	if (link_fd < 0) {
+		e = -errno;
+		say_register_failed(e, what, name);
+		return e;
+	}
+	e = pin_all(obj, ops, link_fd, dir, name);
+	close(link_fd);		/* the pin keeps it, or closing unregisters */
+	return e;
+}
+
+/*
+ * The map update registers for good, so it comes last: everything is pinned
+ * first.  A failure before it removes the pins; a crash before it leaves
+ * pins of nothing registered, which --unload removes; after it, the pinned
+ * map owns the registration.
+ */
+static int register_by_map(struct bpf_object *obj, struct bpf_map *ops,
+			   const char *dir, const char *name, const char *what)
+{
+	int e = pin_all(obj, ops, -1, dir, name);
+
+	if (e)
+		return e;
+	if ((e = fill_ops(ops))) {
+		pin_remove(dir, name);
+		say_register_failed(e, what, name);
 	}
 	return e;
 }
@@ -203,14 +287,15 @@ int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct 
 {
 	const char *what = alg ? alg->name : object_path;
 	struct bpf_object *obj = NULL;
-	struct bpf_link *st_link;
 	struct bpf_map *ops;
 	struct image im = {};
-	bool pinned = false;
 	char name[TCPCA_NAME_MAX];
 	__u32 *flags;
-	int link_fd = -1, e;
+	int mode, e;
 
+	mode = e = kernel_reg_mode();
+	if (mode < 0)
+		return e;
 	e = image_read(alg, object_path, &im);
 	if (e)
 		goto out;
@@ -241,45 +326,40 @@ int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct 
 		goto out;
 	}
 	ops = ops_map(obj);
-	if ((e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK)) ||
+	if ((mode == REG_LINK &&
+	     (e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK))) ||
 	    (e = set_params(obj, alg, o->values)) || (e = set_rodata_name(obj, name)) ||
 	    (e = load_object(obj, what)))
 		goto out;
-
-	/* fills the map value with the program fds; with BPF_F_LINK it does not register */
-	st_link = bpf_map__attach_struct_ops(ops);
-	if (!st_link) {
-		e = -errno;
-		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
-		goto out;
+	e = mode == REG_LINK ? register_by_link(obj, ops, o->pin_dir, name, what) :
+			       register_by_map(obj, ops, o->pin_dir, name, what);
+	if (!e) {
+		snprintf(o->registered, sizeof(o->registered), "%s", name);
+		o->mode = mode;
 	}
-	bpf_link__disconnect(st_link);
-	bpf_link__destroy(st_link);
-
-	link_fd = bpf_link_create(bpf_map__fd(ops), 0, ATTACH_STRUCT_OPS, NULL);
-	if (link_fd < 0) {
-		e = -errno;
-		if (e == -EEXIST)
-			err("a congestion control named '%s' is already registered; choose another with --name", name);
-		else
-			err("registering %s as '%s' failed: %s", what, name, strerror(-e));
-		goto out;
-	}
-	pinned = true;
-	if ((e = pin_dir_create(o->pin_dir, name)) ||
-	    (e = pin_fd(link_fd, o->pin_dir, name, "link")) ||
-	    (e = pin_fd(bpf_map__fd(ops), o->pin_dir, name, "ops")) ||
-	    (e = pin_extras(obj, o->pin_dir, name)))
-		goto out;
-	pinned = false;
-	snprintf(o->registered, sizeof(o->registered), "%s", name);
 out:
-	if (pinned)
-		pin_remove(o->pin_dir, name);
-	if (link_fd >= 0)
-		close(link_fd);		/* the pin keeps it, or closing unregisters */
 	bpf_object__close(obj);
 	free(im.elf);
+	return e;
+}
+
+/*
+ * Deleting the element unregisters.  ENOENT: a crash before the update left
+ * pins of nothing registered; EINPROGRESS: someone unregistered it already.
+ */
+static int unregister_map(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	__u32 zero = 0;
+	int fd, e = 0;
+
+	if (pin_path(path, sizeof(path), dir, name, "ops") || (fd = bpf_obj_get(path)) < 0)
+		return 0;
+	if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT && errno != EINPROGRESS) {
+		e = -errno;
+		err("cannot unregister '%s' (deleting its struct_ops element): %s", name, strerror(-e));
+	}
+	close(fd);
 	return e;
 }
 
@@ -289,6 +369,8 @@ int tcpca_unregister(const char *pin_dir, const char *name)
 		err("nothing named '%s' is registered under %s", name, pin_dir);
 		return -ENOENT;
 	}
+	if (pin_mode(pin_dir, name) == REG_MAP && unregister_map(pin_dir, name))
+		return -EBUSY;
 	if (pin_remove(pin_dir, name)) {
 		err("cannot remove %s/%s: %s", pin_dir, name, strerror(errno));
 		return -errno;

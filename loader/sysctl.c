@@ -27,3 +27,11 @@ bool ca_allowed(const char *name)
 {
 	return listed("/proc/sys/net/ipv4/tcp_allowed_congestion_control", name);
 }
+
+/* For listings: a pinned name that a crash left unregistered says so. */
+const char *ca_access(const char *name)
+{
+	if (!ca_registered(name))
+		return "unregistered";
+	return ca_allowed(name) ? "allowed" : "restricted";
+}

@@ -30,7 +30,8 @@ static const char usage[] =
 "       tcpca-load --help | --version\n"
 "\n"
 "Registers a BPF TCP congestion control so that it outlives this command; it is\n"
-"kept by a link pinned at DIR/NAME/link and removed with --unload.\n"
+"kept by a link pinned at DIR/NAME/link (Linux 6.4+) or, on older kernels, by its\n"
+"struct_ops map pinned at DIR/NAME/ops, and removed with --unload.\n"
 "\n"
 "  -n, --name NAME     register under NAME (at most 15 of [A-Za-z0-9_.])\n"
 "                      instead of the algorithm's own name\n"
@@ -115,8 +116,8 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 	log_capture_libbpf();
 	if (tcpca_register(alg, path, &o))
 		return -1;
-	info("registered %s as '%s'%s, pinned at %s/%s", alg ? alg->name : path, o.registered,
-	     allow ? " (allowed to all)" : " (restricted)", pin_dir, o.registered);
+	info("registered %s as '%s'%s by %s, pinned at %s/%s", alg ? alg->name : path, o.registered,
+	     allow ? " (allowed to all)" : " (restricted)", reg_mode_name(o.mode), pin_dir, o.registered);
 	return 0;
 }
 
@@ -168,13 +169,14 @@ static int cmd_list(const char *pin_dir)
 	if (n <= 0)
 		printf("  (none)\n");
 	else
-		printf("%-16s %-10s %-8s %-8s %-10s %s\n", "NAME", "ALGORITHM", "LINK", "MAP", "ACCESS", "PIN");
+		printf("%-16s %-10s %-5s %-8s %-8s %-12s %s\n", "NAME", "ALGORITHM", "BY", "LINK", "MAP",
+		       "ACCESS", "PIN");
 	for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++) {
 		const struct tcpca_alg *a = pin_alg(pin_dir, names[i], &map_id, &link_id);
 
-		printf("%-16s %-10s %-8u %-8u %-10s %s/%s\n", names[i], a ? a->name : "(object)",
-		       link_id, map_id, ca_allowed(names[i]) ? "allowed" : "restricted",
-		       pin_dir, names[i]);
+		printf("%-16s %-10s %-5s %-8u %-8u %-12s %s/%s\n", names[i], a ? a->name : "(object)",
+		       reg_mode_name(pin_mode(pin_dir, names[i])), link_id, map_id,
+		       ca_access(names[i]), pin_dir, names[i]);
 	}
 	return 0;
 }
@@ -266,8 +268,9 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 	if (need_registered(pin_dir, argv[0]))
 		return -ENOENT;
 	alg = pin_alg(pin_dir, argv[0], &map_id, &link_id);
-	printf("%s: algorithm %s, link %u, map %u, %s\n", argv[0], alg ? alg->name : "(object)",
-	       link_id, map_id, ca_allowed(argv[0]) ? "allowed" : "restricted");
+	printf("%s: algorithm %s, registered by %s, link %u, map %u, %s\n", argv[0],
+	       alg ? alg->name : "(object)", reg_mode_name(pin_mode(pin_dir, argv[0])),
+	       link_id, map_id, ca_access(argv[0]));
 	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
 	if (alg && alg->nparams && !params_read_pinned(path, values, alg->nparams)) {
 		printf("parameters:\n");

@@ -36,8 +36,16 @@ const struct tcpca_alg *alg_find(const char *name);
 extern bool verbose;
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void info_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_capture_libbpf(void);
+bool log_has_verifier_log(void);
 void log_print_verifier_tail(void);
+void log_print_libbpf_cause(void);
+
+/* features.c: what the running kernel offers */
+enum reg_mode { REG_LINK, REG_MAP };	/* who owns a registration: its link, its map */
+int kernel_reg_mode(void);		/* enum reg_mode, or -errno with the cause said */
+const char *reg_mode_name(int mode);
 
 /* params.c: NAME=VALUE against an algorithm's table */
 int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);
@@ -62,10 +70,12 @@ bool pin_exists(const char *dir, const char *name);
 int pin_remove(const char *dir, const char *name);
 int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max);
 const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id);
+int pin_mode(const char *dir, const char *name);	/* enum reg_mode, from what is pinned */
 
 /* sysctl.c: what the kernel has registered */
 bool ca_registered(const char *name);
 bool ca_allowed(const char *name);
+const char *ca_access(const char *name);	/* allowed, restricted or unregistered */
 
 /* register.c */
 struct load_opts {
@@ -74,6 +84,7 @@ struct load_opts {
 	bool allow;		/* TCP_CONG_NON_RESTRICTED */
 	__u32 *values;		/* parameters, alg->nparams of them */
 	char registered[TCPCA_NAME_MAX];	/* out: the name it got */
+	int mode;				/* out: enum reg_mode */
 };
 int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct load_opts *o);
 int tcpca_unregister(const char *pin_dir, const char *name);

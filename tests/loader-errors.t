@@ -76,15 +76,12 @@ nothing_left "after privilege and filesystem errors"
 # The loader mounts bpffs itself where none is mounted (private mount namespace).
 out=$(unshare -m sh -c "umount /sys/fs/bpf && $TCPCA_LOAD --pin-dir /sys/fs/bpf/t --name $N reno &&
 	mountpoint -q /sys/fs/bpf && $TCPCA_LOAD --pin-dir /sys/fs/bpf/t --unload $N && echo fine" 2>&1)
-is "$out" "$(printf 'registered reno as %s (restricted), pinned at /sys/fs/bpf/t/%s\nfine' "'$N'" "$N")" \
+is "$out" "$(printf 'registered reno as %s (restricted) by %s, pinned at /sys/fs/bpf/t/%s\nfine' "'$N'" "$(kernel_reg_mode)" "$N")" \
 	"mounts bpffs on /sys/fs/bpf when it is missing"
 
-# The verifier refuses a program that writes snd_cwnd_clamp.
-obj=$(mktemp --suffix=.bpf.o)
-on_exit "rm -f '$obj'"
-clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$TCPCA_ROOT/vmlinux/x86" -I"$TCPCA_ROOT/include" \
-	-c "$TCPCA_ROOT/tests/bpf/broken.bpf.c" -o "$obj"
-ok $? "the broken object compiles"
+# The verifier refuses a program that writes snd_cwnd_clamp (make unit builds it).
+obj="$TCPCA_ROOT/build/tests/broken.bpf.o"
+[ -f "$obj" ]; ok $? "the broken object is built"
 errs=$($L --name "$N" "$obj" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ]; ok $? "verifier rejection exits non-zero"
 like "$(echo "$errs" | head -n 1)" "^tcpca-load: the kernel's verifier rejected" "says the verifier rejected it"
@@ -92,6 +89,28 @@ like "$errs" "snd_cwnd_clamp|no write support|access beyond" "shows the verifier
 cmp_ok "$(echo "$errs" | wc -l)" "<=" 10 "shows only the tail of the log"
 cmp_ok "$($L -v --name "$N" "$obj" 2>&1 | wc -l)" ">" 10 "-v shows the whole log"
 nothing_left "after a verifier rejection"
+
+# What the kernel lacks is named as such, never blamed on the verifier.
+expect_error "a kernel without BPF congestion control" \
+	"has no BPF congestion control \(struct_ops, Linux 5.6 and later\)" \
+	env TCPCA_VMLINUX_BTF="$TCPCA_ROOT/build/reno.bpf.o" $L --name $N reno
+errs=$($L --name "$N" "$TCPCA_ROOT/build/tests/nokfunc.bpf.o" 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ]; ok $? "a missing kernel function: exits non-zero"
+like "$(echo "$errs" | head -n 1)" "^tcpca-load: loading .*nokfunc.bpf.o failed" "says loading failed, not the verifier"
+like "$errs" "tcpca_no_such_kfunc" "and names what is missing"
+nothing_left "after missing kernel features"
+
+# Registering by map update (the pre-6.4 way) fails as cleanly.
+expect_error "by map: the same name twice" "named '$N' is already registered" \
+	sh -c "$L --name $N reno >/dev/null && TCPCA_REGISTER_BY=map $L --name $N reno"
+$L --unload "$N"
+env TCPCA_REGISTER_BY=map $L --name "$N" reno >/dev/null; ok $? "by map: registers"
+# What a loader that died before its map update leaves: pins, nothing registered.
+map_id=$($L --list | awk -v n="$N" '$1 == n { print $5 }')
+bpftool struct_ops unregister id "$map_id" >/dev/null 2>&1
+like "$($L --list | awk -v n="$N" '$1 == n')" " map .* unregistered " "by map: --list shows pins of nothing registered"
+$L --unload "$N"; ok $? "by map: --unload removes them"
+nothing_left "by map: after unloading"
 
 expect_error "unload an unknown name" "nothing named 'nosuch' is registered" $L --unload nosuch
 expect_error "show an unknown name" "nothing named 'nosuch' is registered" $L --show nosuch

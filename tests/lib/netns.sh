@@ -25,6 +25,12 @@ _run_cleanups() {
 trap '_run_cleanups' EXIT
 trap '_run_cleanups; exit 130' INT TERM
 
+# version_code 6.4 -> 394240; kernel_version_code: the running kernel's
+version_code() { local IFS=.; set -- $1; echo $(( ($1 << 16) + (${2:-0} << 8) )); }
+kernel_version_code() { local v=$(uname -r); version_code "${v%%[-+]*}"; }
+# How the loader registers here: by link from 6.4 on, by map update before.
+kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && echo link || echo map; }
+
 need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root"; }
 
 # Unload every algorithm the test registered under its own pin directory.
