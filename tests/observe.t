@@ -2,7 +2,9 @@
 # Every embedded algorithm can be looked into: the pinned iterator lists
 # exactly the sockets running it with plausible values (min RTT near the
 # emulated 20 ms), counters move, and --set changes a tunable visibly
-# (tcpca-load --show and bpftool agree).
+# (tcpca-load --show and bpftool agree).  Where the kernel registers by link,
+# every other algorithm is registered by map update instead, so that both
+# ways are looked into.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/flows.sh"
@@ -18,9 +20,12 @@ algs=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 
 
 counter() { $L --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 
+i=0
 for alg in $algs; do
 	name="${RUN_ID}${alg:0:6}"
-	$L --name "$name" "$alg" >/dev/null || { fail "$alg: registers"; continue; }
+	by=$(kernel_reg_mode); [ $((i++ % 2)) -eq 1 ] && by=map
+	TCPCA_REGISTER_BY=$by $L --name "$name" "$alg" >/dev/null || { fail "$alg: registers by $by"; continue; }
+	diag "$alg: registered by $by"
 
 	# two transfers of ~2.5 s each through the 50 Mbit/s bottleneck
 	xfer_check "$C" "$S" 15000000 "$name" >/dev/null & a=$!
