@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
-TRACE=${TCPCA_TRACES:-$TCPCA_ROOT/../shared/traces}/TMobile-LTE-short.down
+TRACE=${TCPCA_TRACES:-$TCPCA_ROOT/tools/traces}/TMobile-LTE-short.down
 [ -r "$TRACE" ] || skip_all "no trace at $TRACE"
 time_limit 40
 plan 4

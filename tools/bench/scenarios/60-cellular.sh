@@ -1,12 +1,12 @@
-# Cellular: a Mahimahi trace (default the T-Mobile LTE downlink in
-# /work/shared/traces, read in place; --trace FILE for another) on the data
+# Cellular: a Mahimahi trace (default the T-Mobile LTE downlink shipped in
+# tools/traces/; --trace FILE for another) on the data
 # direction, one-way delay 20 ms each way, droptail 150 packets; ACKs
 # unshaped.  Capacity = the trace's mean rate.
 SC_NAME=cellular
 SC_TITLE="Cellular trace"
 SC_KIND=single
 SC_ALGS="vegas westwood bic highspeed hybla bpf_reno reno cubic bbr"
-SC_TRACE=${BENCH_TRACE:-/work/shared/traces/TMobile-LTE-short.down}
+SC_TRACE=${BENCH_TRACE:-$root/tools/traces/TMobile-LTE-short.down}
 SC_RATE_MBIT=trace
 SC_BASE_RTT_MS=40
 SC_SECONDS=20
