@@ -13,6 +13,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include "tcpca_tcp.h"
 
 #define TCPCA_OPS(name, args...) SEC("struct_ops/" #name) BPF_PROG(name, ##args)
 
@@ -50,14 +51,19 @@ static __always_inline bool tcp_in_slow_start(const struct tcp_sock *tp)
 	return tp->snd_cwnd < tp->snd_ssthresh;
 }
 
-/* Same rule as the kernel's: in slow start grow only while cwnd < 2 * what was in flight. */
+/*
+ * include/net/tcp.h's tcp_is_cwnd_limited() as of 5.18 (and so 6.1): true if
+ * the stack marked the flow cwnd-limited, else, in slow start only, while
+ * cwnd < 2 * max_packets_out.  The rule itself is tcpca_cwnd_limited()
+ * (tcpca_tcp.h, unit-tested); both fields exist in every kernel we load on
+ * (6.1 and 6.18), so they are read by CO-RE without a fallback.
+ */
 static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	if (tcp_in_slow_start(tp))
-		return tp->snd_cwnd < 2 * tp->max_packets_out;
-	return !!BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited);
+	return tcpca_cwnd_limited(BPF_CORE_READ_BITFIELD(tp, is_cwnd_limited),
+				  tp->snd_cwnd, tp->snd_ssthresh, tp->max_packets_out);
 }
 
 #ifndef min
