@@ -18,7 +18,9 @@ struct tcpca_counters {
 	__u64 in_ack_event;
 	__u64 undo_cwnd;	/* = spurious-loss undos */
 	__u64 rto;		/* set_state(TCP_CA_Loss): retransmission timeouts */
-	__u64 cwnd_clamps;	/* times the algorithm capped cwnd itself (snd_cwnd_clamp emulation) */
+	__u64 cwnd_clamps;	/* times the algorithm cut cwnd to its clamp itself */
+	__u64 clamp_set;	/* sockets whose snd_cwnd_clamp was set as the module sets it */
+	__u64 clamp_set_failed;	/* ... where bpf_setsockopt refused it (min() only) */
 };
 
 #endif
