@@ -11,16 +11,23 @@
  * by row by tests/unit/test_highspeed.c.
  *
  * Where this BPF version departs from the kernel module, and why:
- *  - snd_cwnd_clamp is not writable from BPF.  The module lowers it at init
- *    to 2^32/128 so that cwnd * md cannot overflow; here the product is
- *    computed in 64 bits, and the cap is the tunable cwnd_max (same
- *    default) applied with min(): no additive increase at or above
- *    min(snd_cwnd_clamp, cwnd_max), and a slow start that overshoots it is
- *    cut back to it.  Each cut counts in TCPCA_COUNT(cwnd_clamps).
+ *  - snd_cwnd_clamp: the module lowers it at init to min(clamp, 2^32/128)
+ *    so that cwnd * md cannot overflow.  A BPF CA cannot store to it, but
+ *    bpf_setsockopt(TCP_BPF_SNDCWND_CLAMP) can (every kernel this loads on:
+ *    5.15+), so init sets min(clamp, cwnd_max) that way and puts back the
+ *    ssthresh the option also overwrites (tcpca_set_cwnd_clamp).  cwnd_max is
+ *    a tunable with the module's 2^32/128 as default; --set changes it for
+ *    existing sockets too, through the same test as the module's: no
+ *    additive increase at or above min(snd_cwnd_clamp, cwnd_max).  Like the
+ *    module this never cuts cwnd; only slow start is held at the cap, which
+ *    the stack's tcp_slow_start() does by itself for the socket's clamp, and
+ *    this program for a lower cwnd_max (and should the setsockopt fail).
+ *    The product cwnd * md is computed in 64 bits anyway.
  *  - The row search keeps the socket's row while cwnd stays in it and
- *    otherwise does a seven-step binary search with explicit index checks
- *    (the module walks row by row in two unbounded while loops, which the
- *    verifier would have to explore path by path); it finds the same row.
+ *    otherwise does a seven-step binary search over a table padded to 128
+ *    slots, every index masked (include/highspeed.h: the 6.1 verifier
+ *    refused the compare-guarded search); the module walks row by row in
+ *    two while loops.  It finds the same row.
  *  - The state also records the window and the b(w) of the last loss
  *    (loss_cwnd, loss_md) so that the iterator shows the decrease applied;
  *    the module keeps only ai.
@@ -47,29 +54,31 @@ struct hstcp_ca {
 };
 TCPCA_STATE_FITS(struct hstcp_ca);
 
+/* The cap of cwnd_max, whatever --set wrote. */
+static __always_inline u32 hstcp_cwnd_max(void)
+{
+	return params.cwnd_max >= 2 ? params.cwnd_max : HSTCP_CWND_MAX_DEFAULT;
+}
+
 void TCPCA_OPS(hstcp_init, struct sock *sk)
 {
+	struct tcp_sock *tp = tcp_sk(sk);
 	struct hstcp_ca *ca = inet_csk_ca(sk);
 
 	TCPCA_COUNT(init);
 	ca->ai = 0;
 	ca->loss_cwnd = 0;
 	ca->loss_md = 0;
-}
 
-/* The emulated snd_cwnd_clamp: the smaller of the socket's and cwnd_max. */
-static __always_inline u32 hstcp_clamp(const struct tcp_sock *tp)
-{
-	u32 cap = params.cwnd_max >= 2 ? params.cwnd_max : HSTCP_CWND_MAX_DEFAULT;
-
-	return min(tp->snd_cwnd_clamp, cap);
+	/* Ensure the MD arithmetic works, as the module does (never raises it). */
+	tcpca_set_cwnd_clamp(sk, min(tp->snd_cwnd_clamp, hstcp_cwnd_max()));
 }
 
 void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct hstcp_ca *ca = inet_csk_ca(sk);
-	u32 clamp = hstcp_clamp(tp);
+	u32 clamp = min(tp->snd_cwnd_clamp, hstcp_cwnd_max());
 	u32 cwnd, cnt;
 
 	TCPCA_COUNT(cong_avoid);
@@ -81,23 +90,22 @@ void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	 * variable offsets into tp, which the verifier refuses.
 	 */
 	barrier_var(tp);
+	cwnd = tp->snd_cwnd;
 	if (tcp_in_slow_start(tp)) {
+		/* held at the cap, never cut below where it was */
 		tcp_slow_start(tp, acked);
-		tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_cwnd, clamp);
+		tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_cwnd, max(cwnd, clamp));
 		return;
 	}
 
 	/* Keep vals[ai - 1].cwnd < cwnd <= vals[ai].cwnd (or the last row). */
-	cwnd = tp->snd_cwnd;
 	ca->ai = hstcp_find_ai(cwnd, ca->ai);
 
-	/* cwnd += a(w) / cwnd per ACK */
+	/* cwnd += a(w) / cwnd per ACK, below the clamp only */
 	if (cwnd < clamp) {
 		cnt = tp->snd_cwnd_cnt;
 		tp->snd_cwnd = hstcp_calc_ai(cwnd, &cnt, ca->ai);
 		tp->snd_cwnd_cnt = cnt;
-	} else {
-		tp->snd_cwnd = tcpca_cap_cwnd(cwnd, clamp);
 	}
 }
 
@@ -140,10 +148,8 @@ struct tcp_congestion_ops highspeed = {
 
 static __always_inline void hstcp_print_state(struct seq_file *seq, const struct hstcp_ca *ca)
 {
-	u32 ai = ca->ai < HSTCP_AIMD_ROWS ? ca->ai : HSTCP_AIMD_ROWS - 1;
-
 	BPF_SEQ_PRINTF(seq, " ai=%u a_pkts_per_rtt=%u b_x256=%u row_max_cwnd_pkts=%u",
-		       ca->ai, hstcp_ai_inc(ai), hstcp_md(ai), hstcp_aimd_vals[ai].cwnd);
+		       ca->ai, hstcp_ai_inc(ca->ai), hstcp_md(ca->ai), hstcp_row(ca->ai)->cwnd);
 	BPF_SEQ_PRINTF(seq, " loss_cwnd_pkts=%u loss_b_x256=%u", ca->loss_cwnd, ca->loss_md);
 }
 

@@ -28,7 +28,15 @@
  * md column is b(w) * 256 rounded down (so the kernel's decrease is never
  * larger than the RFC's), the cwnd column is the RFC's own integer w, within
  * 0.05 segments/RTT of a(w) = i + 1.  tests/unit/test_highspeed.c checks every
- * row against the formulas above.
+ * row against the formulas above, and against the module's literal rows.
+ *
+ * The table has HSTCP_AIMD_SLOTS = 128 slots: the module's 72 rows, then
+ * rows at the largest u32 window that no search ever stops beyond.  Every
+ * index into it is masked with 127 (after barrier_var(), so the compiler
+ * cannot prove the mask redundant and drop it), which any verifier accepts
+ * as in bounds without having to relate a compare on one register to an
+ * access through another; the 6.1 verifier cannot, and refused the earlier
+ * compare-guarded search.
  */
 #ifndef TCPCA_HIGHSPEED_H
 #define TCPCA_HIGHSPEED_H
@@ -63,7 +71,13 @@ static inline const char *highspeed_check_params(const __u32 *v)
 
 #define HSTCP_MD_SHIFT	8		/* md is b(w) in 1/256 */
 #define HSTCP_W_LOW	38		/* Reno at or below this window */
-#define HSTCP_AIMD_ROWS	72
+#define HSTCP_AIMD_ROWS	72		/* the module's table */
+#define HSTCP_AIMD_SLOTS	128		/* a power of two above it: indices are masked */
+
+/* Stops the compiler from knowing a value's range (bpf_helpers.h has it for BPF). */
+#ifndef barrier_var
+#define barrier_var(var) __asm__ __volatile__("" : "=r"(var) : "0"(var))
+#endif
 
 struct hstcp_aimd_val {
 	__u32 cwnd;	/* upper end of the row's window range, packets */
@@ -71,7 +85,7 @@ struct hstcp_aimd_val {
 };
 
 /* Row i: a(w) = i + 1 segments per RTT; the comment is b(w). */
-static const struct hstcp_aimd_val hstcp_aimd_vals[HSTCP_AIMD_ROWS] = {
+static const struct hstcp_aimd_val hstcp_aimd_vals[HSTCP_AIMD_SLOTS] = {
 	{    38, 128 }, /* 0.50 */	{   118, 112 }, /* 0.44 */
 	{   221, 104 }, /* 0.41 */	{   347,  98 }, /* 0.38 */
 	{   495,  93 }, /* 0.37 */	{   663,  89 }, /* 0.35 */
@@ -108,35 +122,48 @@ static const struct hstcp_aimd_val hstcp_aimd_vals[HSTCP_AIMD_ROWS] = {
 	{ 68113,  28 }, /* 0.11 */	{ 71617,  27 }, /* 0.11 */
 	{ 75401,  26 }, /* 0.10 */	{ 79517,  26 }, /* 0.10 */
 	{ 84035,  25 }, /* 0.10 */	{ 89053,  24 }, /* 0.10 */
+	/* padding: never the result of a search, never read as a row */
+	[HSTCP_AIMD_ROWS ... HSTCP_AIMD_SLOTS - 1] = { 0xffffffffU, 0 },
 };
+
+/* Slot i of the table, for any i: the index is masked, never compared. */
+static inline const struct hstcp_aimd_val *hstcp_slot(__u32 i)
+{
+	barrier_var(i);
+	return &hstcp_aimd_vals[i & (HSTCP_AIMD_SLOTS - 1)];
+}
+
+/* Row ai, ai beyond the table read as the last row. */
+static inline const struct hstcp_aimd_val *hstcp_row(__u32 ai)
+{
+	return hstcp_slot(ai < HSTCP_AIMD_ROWS ? ai : HSTCP_AIMD_ROWS - 1);
+}
 
 /*
  * The row for cwnd: the i with vals[i - 1].cwnd < cwnd <= vals[i].cwnd (row 0
- * for the smallest windows, the last row beyond the table).  The socket's
- * previous row ai is kept when cwnd is still in it, which is the common
- * case (the window moves one segment at a time); otherwise a binary search,
- * seven halving steps over 72 rows with every index checked against the
- * table's size: a bounded, verifier-friendly replacement for the module's
- * row-by-row while loops, with the same result.
+ * for the smallest windows, the last row beyond the table), which is the
+ * number of rows whose window is below cwnd, at most the last row.  The
+ * socket's previous row ai is kept when cwnd is still in it, the common case
+ * (the window moves one segment at a time); otherwise a binary search of
+ * seven halving steps over the 128 slots (the padding is above any cwnd, so
+ * the count stops at 72): a fixed, loop-free replacement for the module's
+ * row-by-row while loops, with the same result (tests/unit/test_highspeed.c
+ * compares the two for every cwnd up to 100,000 from several start rows).
  */
 static inline __u32 hstcp_find_ai(__u32 cwnd, __u32 ai)
 {
 	__u32 i = 0, step;
 
 	if (ai < HSTCP_AIMD_ROWS &&
-	    (ai == HSTCP_AIMD_ROWS - 1 || cwnd <= hstcp_aimd_vals[ai].cwnd) &&
-	    (ai == 0 || cwnd > hstcp_aimd_vals[ai - 1].cwnd))
+	    (ai == HSTCP_AIMD_ROWS - 1 || cwnd <= hstcp_slot(ai)->cwnd) &&
+	    (ai == 0 || cwnd > hstcp_slot(ai - 1)->cwnd))
 		return ai;
 
-	/* Largest i <= last row with every row below i under cwnd. */
-	for (step = 64; step > 0; step >>= 1) {
-		__u32 probe = i + step - 1;
-
-		if (i + step < HSTCP_AIMD_ROWS && probe < HSTCP_AIMD_ROWS &&
-		    cwnd > hstcp_aimd_vals[probe].cwnd)
+	/* i = how many of the first i + step slots are below cwnd, halving step */
+	for (step = HSTCP_AIMD_SLOTS / 2; step > 0; step >>= 1)
+		if (hstcp_slot(i + step - 1)->cwnd < cwnd)
 			i += step;
-	}
-	return i;
+	return i < HSTCP_AIMD_ROWS ? i : HSTCP_AIMD_ROWS - 1;
 }
 
 /* a(w): segments per RTT in row ai. */
@@ -148,7 +175,7 @@ static inline __u32 hstcp_ai_inc(__u32 ai)
 /* b(w) << 8 in row ai. */
 static inline __u32 hstcp_md(__u32 ai)
 {
-	return hstcp_aimd_vals[ai < HSTCP_AIMD_ROWS ? ai : HSTCP_AIMD_ROWS - 1].md;
+	return hstcp_row(ai)->md;
 }
 
 /* ssthresh after a loss at cwnd in row ai: cwnd (1 - b(w)), at least 2. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * HighSpeed TCP arithmetic (include/highspeed.h) against RFC 3649.
+ * HighSpeed TCP arithmetic (include/highspeed.h) against RFC 3649 and against
+ * the module's own table (its 72 rows are written out below as data).
  *
  * Formulas (RFC 3649 section 5 and appendix B), w_low = 38, w_high = 83000,
  * p_high = 1e-7, b_high = 0.1:
@@ -62,14 +63,49 @@ static double response_w(double p)
 	return 0.12 / pow(p, 0.835);
 }
 
-/* The module's search, row by row, as reference for hstcp_find_ai(). */
+/*
+ * net/ipv4/tcp_highspeed.c's hstcp_aimd_vals[] (Linux 6.1), as data: { window, a(w) = row + 1, md = b(w) << 8 }.  The module
+ * has 72 rows; include/highspeed.h must hold exactly these, in this order.
+ */
+static const struct { __u32 cwnd, a, md; } kernel_rows[] = {
+	{    38,  1, 128 }, {   118,  2, 112 }, {   221,  3, 104 },
+	{   347,  4,  98 }, {   495,  5,  93 }, {   663,  6,  89 },
+	{   851,  7,  86 }, {  1058,  8,  83 }, {  1284,  9,  81 },
+	{  1529, 10,  78 }, {  1793, 11,  76 }, {  2076, 12,  74 },
+	{  2378, 13,  72 }, {  2699, 14,  71 }, {  3039, 15,  69 },
+	{  3399, 16,  68 }, {  3778, 17,  66 }, {  4177, 18,  65 },
+	{  4596, 19,  64 }, {  5036, 20,  62 }, {  5497, 21,  61 },
+	{  5979, 22,  60 }, {  6483, 23,  59 }, {  7009, 24,  58 },
+	{  7558, 25,  57 }, {  8130, 26,  56 }, {  8726, 27,  55 },
+	{  9346, 28,  54 }, {  9991, 29,  53 }, { 10661, 30,  52 },
+	{ 11358, 31,  52 }, { 12082, 32,  51 }, { 12834, 33,  50 },
+	{ 13614, 34,  49 }, { 14424, 35,  48 }, { 15265, 36,  48 },
+	{ 16137, 37,  47 }, { 17042, 38,  46 }, { 17981, 39,  45 },
+	{ 18955, 40,  45 }, { 19965, 41,  44 }, { 21013, 42,  43 },
+	{ 22101, 43,  43 }, { 23230, 44,  42 }, { 24402, 45,  41 },
+	{ 25618, 46,  41 }, { 26881, 47,  40 }, { 28193, 48,  39 },
+	{ 29557, 49,  39 }, { 30975, 50,  38 }, { 32450, 51,  38 },
+	{ 33986, 52,  37 }, { 35586, 53,  36 }, { 37253, 54,  36 },
+	{ 38992, 55,  35 }, { 40808, 56,  35 }, { 42707, 57,  34 },
+	{ 44694, 58,  33 }, { 46776, 59,  33 }, { 48961, 60,  32 },
+	{ 51258, 61,  32 }, { 53677, 62,  31 }, { 56230, 63,  30 },
+	{ 58932, 64,  30 }, { 61799, 65,  29 }, { 64851, 66,  28 },
+	{ 68113, 67,  28 }, { 71617, 68,  27 }, { 75401, 69,  26 },
+	{ 79517, 70,  26 }, { 84035, 71,  25 }, { 89053, 72,  24 },
+};
+#define KERNEL_ROWS (sizeof(kernel_rows) / sizeof(kernel_rows[0]))
+
+/*
+ * The module's search, row by row over the module's rows, as the reference
+ * for hstcp_find_ai() (which searches include/highspeed.h's padded table).
+ */
 static __u32 module_find_ai(__u32 cwnd, __u32 ai)
 {
-	if (cwnd > hstcp_aimd_vals[ai].cwnd) {
-		while (cwnd > hstcp_aimd_vals[ai].cwnd && ai < HSTCP_AIMD_ROWS - 1)
+	if (cwnd > kernel_rows[ai].cwnd) {
+		while (cwnd > kernel_rows[ai].cwnd && ai < KERNEL_ROWS - 1)
 			ai++;
-	} else if (ai && cwnd <= hstcp_aimd_vals[ai - 1].cwnd) {
-		while (ai && cwnd <= hstcp_aimd_vals[ai - 1].cwnd)
+	} else if (ai && cwnd <= kernel_rows[ai - 1].cwnd) {
+		while (ai && cwnd <= kernel_rows[ai - 1].cwnd)
 			ai--;
 	}
 	return ai;
@@ -130,26 +166,32 @@ static void test_rows_against_rfc(void)
 	ok(!bad_md, "every row: md = floor(256 b(w_i))");
 	ok(!bad_resp, "every row: (a, b) meet w = 0.12/p^0.835 within 3%% (worst %.1f%%)",
 	   100 * worst_resp);
-	ok(fabs(rfc_b(W_HIGH) - B_HIGH) < 1e-12 && fabs(rfc_b(W_LOW) - 0.5) < 1e-12,
-	   "b(w) runs from 0.5 at w_low to b_high at w_high");
-	ok(fabs(response_p(W_HIGH) / 1e-7 - 1) < 0.03, "w_high = 83000 at p_high = 1e-7 (%.3g)",
-	   response_p(W_HIGH));
-	ok(fabs(response_p(W_LOW) / 1e-3 - 1) < 0.03, "w_low = 38 at p_low = 1e-3, Reno's point (%.3g)",
-	   response_p(W_LOW));
 }
 
-static void test_p_forms_agree(void)
+/* The table is the module's, row for row; the padding is above every window. */
+static void test_kernel_rows(void)
 {
-	double w, worst = 0;
+	unsigned int i, bad = 0, pad_bad = 0;
 
-	for (w = W_LOW; w <= W_HIGH; w *= 1.1) {
-		double d = fabs(response_w(rfc_p(w)) / w - 1);
-
-		if (d > worst)
-			worst = d;
+	is_u(KERNEL_ROWS, HSTCP_AIMD_ROWS, "as many rows as the module (%u)", (unsigned int)KERNEL_ROWS);
+	for (i = 0; i < KERNEL_ROWS && i < HSTCP_AIMD_ROWS; i++) {
+		if (hstcp_aimd_vals[i].cwnd != kernel_rows[i].cwnd ||
+		    hstcp_aimd_vals[i].md != kernel_rows[i].md || hstcp_ai_inc(i) != kernel_rows[i].a) {
+			bad++;
+			diag("row %u: {%u, a=%u, md=%u}, the module's {%u, a=%u, md=%u}", i,
+			     hstcp_aimd_vals[i].cwnd, hstcp_ai_inc(i), hstcp_aimd_vals[i].md,
+			     kernel_rows[i].cwnd, kernel_rows[i].a, kernel_rows[i].md);
+		}
 	}
-	ok(worst < 0.035, "p(w) = 0.078/w^1.2 inverts w = 0.12/p^0.835 within 3.5%% (worst %.1f%%)",
-	   100 * worst);
+	ok(!bad, "every row equals the module's {cwnd, a, md} (%u differ)", bad);
+	for (i = HSTCP_AIMD_ROWS; i < HSTCP_AIMD_SLOTS; i++)
+		pad_bad += hstcp_aimd_vals[i].cwnd != 0xffffffffU;
+	ok(!pad_bad, "slots %u..%u are padding at the largest window", HSTCP_AIMD_ROWS,
+	   HSTCP_AIMD_SLOTS - 1);
+	ok(hstcp_slot(HSTCP_AIMD_SLOTS + 5) == &hstcp_aimd_vals[5], "slot indices wrap (masked), never overrun");
+	ok(hstcp_row(1000) == &hstcp_aimd_vals[HSTCP_AIMD_ROWS - 1] &&
+	   hstcp_md(HSTCP_AIMD_ROWS) == kernel_rows[KERNEL_ROWS - 1].md,
+	   "a row beyond the table reads as the last row, not as padding");
 }
 
 static void test_find_ai(void)
@@ -279,7 +321,7 @@ int main(void)
 {
 	test_table_shape();
 	test_rows_against_rfc();
-	test_p_forms_agree();
+	test_kernel_rows();
 	test_find_ai();
 	test_ssthresh();
 	test_increase();
