@@ -19,25 +19,34 @@
  * 2^16 cap on 2^int(rho), the "cwnd not grown for a window" guard), which
  * grew from the 2005 patch.  Where it departs, and why:
  *
- *  - snd_cwnd_clamp is not writable from BPF.  The module sets it to 65535 at
- *    init; we apply min(cwnd, 65535, tp->snd_cwnd_clamp) after our own
- *    updates (also after the Reno fallback) and count cwnd_clamps.  The
- *    stack's own uses of the clamp (its slow start, undo) do not see 65535.
+ *  - snd_cwnd_clamp: the module sets it to 65535 at init; a BPF CA cannot
+ *    store to it, but bpf_setsockopt(TCP_BPF_SNDCWND_CLAMP) sets it (every
+ *    kernel this loads on: 5.15+), and init does that, putting back the
+ *    ssthresh that the option also overwrites (tcpca_set_cwnd_clamp).  So
+ *    the stack's own uses of the clamp (tcp_slow_start() in the Reno
+ *    fallback, the restart window after idle) see 65535 as with the module.
+ *    One difference, chosen: a socket whose clamp is already lower (a
+ *    route's "cwnd lock N", or a sock_ops program's TCP_BPF_SNDCWND_CLAMP)
+ *    keeps it; the module raises it to 65535, overriding an administrator's
+ *    limit.  min(cwnd, 65535, tp->snd_cwnd_clamp) after our own updates
+ *    stays as the fallback should the setsockopt fail (clamp_set_failed).
  *  - The module moves carried fractions into cwnd with a while loop; both
  *    addends are below 128, so a shift and a mask do it (hybla_window_grow).
- *  - abc=1 (default): the per-ACK rules are applied once per segment acked
- *    (RFC 3465), as the stack's own Reno does since 2.6.x; the module applies
- *    them once per ACK, so with delayed or stretch (GRO/TSO) ACKs it grows
- *    slower than Reno at rho = 1 although its authors say it then is Reno.
- *    abc=0 is the module's per-ACK counting.
- *  - keep_iw=1 (default): the first window is max(rho, the stack's IW); the
- *    module sets it to rho, which was no smaller than the IW of 2005 (2-4)
- *    but is below today's IW10 whenever RTT < 10 * rtt0.  keep_iw=0: rho.
+ *  - abc=1 (default 0, the module's counting): the per-ACK rules are
+ *    applied once per segment acked (RFC 3465), as the stack's own Reno does
+ *    since 2.6.x; the module applies them once per ACK, so with delayed or
+ *    stretch (GRO/TSO) ACKs it grows slower than Reno at rho = 1 although
+ *    its authors say it then is Reno.
+ *  - keep_iw=1 (default 0, the module's): the first window is max(rho, the
+ *    stack's IW); the module sets it to rho, which was no smaller than the
+ *    IW of 2005 (2-4) but is below today's IW10 whenever RTT < 10 * rtt0.
  *  - rho is recomputed only when srtt_us drops below the smallest seen, as in
  *    the module, but also when there was no RTT sample at init (srtt_us = 0:
- *    the module would then keep rho = 1 for the life of the socket) and when
- *    rtt0 was changed with --set (the module's parameter change waits for
- *    the next lower srtt).
+ *    a TCP Fast Open server, or a handshake retransmitted without
+ *    timestamps) and when rtt0 was changed with --set.  The module then
+ *    keeps minrtt_us = 0, so no later srtt is ever lower and rho stays 1 for
+ *    the life of the socket: Hybla silently off on such a connection, which
+ *    we take for an accident of the code rather than behaviour to copy.
  *  - rho << 3 is capped at 46340 so that rho^2 << 7 fits in 32 bits (the
  *    module overflows there; it takes a 145 s RTT at rtt0 = 25 ms).
  *  - Like the module, CA rounds rho^2/W down to 1/128 segment per ACK: at
@@ -79,7 +88,7 @@ static __always_inline void hybla_recalc_param(struct hybla_ca *ca, u32 srtt_us)
 	ca->rho2 = ca->rho2_7ls >> HYBLA_SHIFT;
 }
 
-/* Our stand-in for the module's snd_cwnd_clamp = 65535. */
+/* The module's snd_cwnd_clamp = 65535, or the socket's if lower. */
 static __always_inline u32 hybla_clamp(const struct tcp_sock *tp)
 {
 	return min(tp->snd_cwnd_clamp, HYBLA_CWND_CLAMP);
@@ -103,6 +112,8 @@ void TCPCA_OPS(hybla_init, struct sock *sk)
 	TCPCA_COUNT(init);
 	ca->snd_cwnd_cents = 0;
 	ca->hybla_en = 1;
+	/* the module's snd_cwnd_clamp = 65535, never raising a lower clamp */
+	tcpca_set_cwnd_clamp(sk, hybla_clamp(tp));
 	hybla_recalc_param(ca, tp->srtt_us);
 	ca->minrtt_us = tp->srtt_us;
 

@@ -30,15 +30,17 @@
 /*
  * rtt0 is read whenever rho is computed: at init, when the smallest srtt seen
  * drops, and on the next ACK after --set changes it (the program notices).
- * abc is read on every ACK; keep_iw only at init.
+ * abc is read on every ACK; keep_iw only at init.  The defaults are the
+ * module's (abc=0 keep_iw=0); abc=1 keep_iw=1 make Hybla Reno at rho = 1
+ * on today's stack (delayed ACKs, IW10), as its authors meant it to be.
  */
 #define HYBLA_PARAMS(P)								\
 	P(rtt0, 25, 1, 4294967, "ms",						\
 	  "reference RTT: rho = max(min srtt / rtt0, 1); 1000*rtt0 must fit in 32 bits") \
-	P(abc, 1, 0, 1, "bool",							\
-	  "apply the per-ACK rules once per segment acked (RFC 3465), 0: once per ACK as the kernel") \
-	P(keep_iw, 1, 0, 1, "bool",						\
-	  "initial cwnd max(rho, the stack's IW), 0: rho as the kernel module")
+	P(abc, 0, 0, 1, "bool",							\
+	  "0: the per-ACK rules once per ACK, as the module; 1: once per segment acked (RFC 3465)") \
+	P(keep_iw, 0, 0, 1, "bool",						\
+	  "0: initial cwnd rho, as the module; 1: max(rho, the stack's IW)")
 
 struct hybla_params { HYBLA_PARAMS(TCPCA_PARAM_FIELD) };
 

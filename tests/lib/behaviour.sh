@@ -27,10 +27,13 @@ bh_setup() {
 	return 0
 }
 
-# bh_register NAME ALG: registers ./tcpca-load's algorithm ALG as NAME in
-# TEST_PIN_DIR.  Prints nothing; the loader's exit status.
+# bh_register NAME ALG [PARAM=VALUE...]: registers ./tcpca-load's algorithm
+# ALG as NAME in TEST_PIN_DIR, with those tunables.  Prints nothing; the
+# loader's exit status.
 bh_register() {
-	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --name "$1" "$2" >/dev/null
+	local name=$1 alg=$2
+	shift 2
+	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --name "$name" "$alg" "$@" >/dev/null
 }
 
 # bh_sockets NAME [NETNS]: the iterator lines of our algorithm NAME (one per

@@ -322,14 +322,33 @@ static void test_init_cwnd(void)
 	is_u(hybla_init_cwnd(HYBLA_RHO_3LS_MAX, 10, 1, 100), 100, "init: clamped");
 }
 
+/* The largest of a tunable's range, from the table the loader checks against. */
+#define PARAM_MAX(name, def, lo, hi, unit, doc) .name = (hi),
+
 static void test_params(void)
 {
 	struct hybla_params p = { HYBLA_PARAMS(TCPCA_PARAM_INIT) };
+	struct hybla_params hi = { HYBLA_PARAMS(PARAM_MAX) };
+	__u32 srtts[] = { 8, 80000, 800000 * 8, 0xffffffffU };
+	unsigned int i, bad = 0;
 
-	is_u(p.rtt0, 25, "default rtt0 = 25 ms");
-	ok(p.abc == 1 && p.keep_iw == 1, "defaults abc=1 keep_iw=1");
-	ok(hybla_check_params((const __u32 *)&p) == NULL, "defaults pass the check");
-	ok(4294967ULL * 1000 <= 0xffffffffULL, "largest rtt0 in us fits 32 bits");
+	is_u(p.rtt0, 25, "default rtt0 = 25 ms, the module's");
+	ok(p.abc == 0 && p.keep_iw == 0, "defaults abc=0 keep_iw=0: the module's behaviour");
+	/*
+	 * rho at the largest rtt0 the loader accepts: rtt0 * 1000 must not
+	 * wrap, or rho would come out huge instead of 1.
+	 */
+	for (i = 0; i < sizeof(srtts) / sizeof(srtts[0]); i++) {
+		double want = floor(srtts[i] / (hi.rtt0 * 1000.0));
+		__u32 got = hybla_rho_3ls(srtts[i], hi.rtt0);
+
+		if (want < HYBLA_RHO_3LS_MIN)
+			want = HYBLA_RHO_3LS_MIN;
+		bad += got != (__u32)want;
+	}
+	ok(!bad, "rho at the largest rtt0 (%u ms) is exact for srtt up to 2^32 - 1", hi.rtt0);
+	is_u(hybla_rho_3ls(0xffffffffU, 1), 4294967295U / 1000 < HYBLA_RHO_3LS_MAX ?
+	     4294967295U / 1000 : HYBLA_RHO_3LS_MAX, "rho at the smallest rtt0 is capped, not wrapped");
 }
 
 int main(void)
