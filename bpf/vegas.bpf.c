@@ -8,8 +8,8 @@
  * congestion from delay instead of loss: BaseRTT is the smallest RTT ever
  * seen, RTT the smallest seen during the last round trip (a minimum, to
  * filter out delayed ACKs), and Diff = cwnd * (RTT - BaseRTT) / BaseRTT the
- * packets this flow keeps queued, as the module computes it (the paper
- * divides by RTT; include/vegas.h relates the two).  Once per RTT, in
+ * packets this flow keeps queued, the module's formula (the paper divides
+ * by RTT; include/vegas.h relates the two) without its 32-bit wrap.  Once per RTT, in
  * congestion avoidance, cwnd grows by one while Diff < alpha, shrinks by one
  * while Diff > beta;
  * slow start ends as soon as Diff > gamma, at the window that matches the
@@ -19,19 +19,25 @@
  * arithmetic is in include/vegas.h, unit-tested by tests/unit/test_vegas.c.
  *
  * Where this BPF version departs from the kernel module, and why:
+ *  - Diff is computed in 64 bits; the module's u32 product
+ *    cwnd * (RTT - BaseRTT) wraps at 2^32 us-packets (1000 packets with
+ *    4.3 s of queueing delay; 43,000 with 100 ms), after which it reads a
+ *    huge queue as a small one and grows cwnd.  Kept correct on purpose.
  *  - ss_every_other (off by default): the paper lets the window grow only
  *    every other RTT in slow start so that the RTT in between measures a
  *    fixed window; the module (and this program by default) grows every RTT.
- *  - snd_cwnd_clamp is not writable from BPF and the module's upper clamp
- *    is emulated with min(), counted in TCPCA_COUNT(cwnd_clamps);
- *    tcp_current_ssthresh() (a static inline) is written out here.
- *  - ssthresh and undo are Reno's, as in the module: the kfunc
- *    tcp_reno_undo_cwnd and cwnd / 2 written out (like bpf_reno).
- *  - The after() sequence comparison, a kernel macro, is written out.
+ *  - tcp_current_ssthresh() (a static inline) is tcpca_current_ssthresh()
+ *    and the after() sequence comparison, a macro, is written out.
+ *  - Per-RTT decisions are also sent to the events ring (--events).
  *  - get_info (tcpvegas_info: enabled, rttcnt, rtt, minrtt) is refused for
  *    BPF; the per-socket iterator at the end prints the same fields.
  *  - Tunables are BPF globals (include/vegas.h) instead of module
  *    parameters; the loader checks alpha <= beta.
+ * As in the module: ssthresh and undo are Reno's (cwnd / 2 written out, the
+ * kfunc tcp_reno_undo_cwnd); the once-per-RTT step changes cwnd first and
+ * then ssthresh from the new cwnd, before the 2-segment floor, and ends
+ * with ssthresh = tcp_current_ssthresh() (vegas_step, unit-tested); cwnd is
+ * held under the socket's snd_cwnd_clamp (readable; Vegas never sets it).
  */
 #include "tcpca.bpf.h"
 #include "tcpca_observe.bpf.h"
@@ -110,15 +116,12 @@ void TCPCA_OPS(vegas_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	ca->cnt_rtt++;
 }
 
-/* include/net/tcp.h: tcp_current_ssthresh(), a static inline. */
-static __always_inline u32 vegas_current_ssthresh(const struct sock *sk)
+/* CWR or Recovery, for tcp_current_ssthresh() (tcpca_current_ssthresh). */
+static __always_inline int vegas_cwr_or_recovery(const struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
 	u32 state = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
 
-	if ((1 << state) & (TCPF_CA_CWR | TCPF_CA_Recovery))
-		return tp->snd_ssthresh;
-	return max(tp->snd_ssthresh, (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2));
+	return !!((1 << state) & (TCPF_CA_CWR | TCPF_CA_Recovery));
 }
 
 /*
@@ -134,7 +137,7 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 	struct vegas_ca *ca = inet_csk_ca(sk);
 	bool slow_start = tcp_in_slow_start(tp);
 	enum vegas_action action;
-	u32 cwnd;
+	struct vegas_window w;
 
 	ca->beg_snd_nxt = tp->snd_nxt;
 
@@ -156,14 +159,15 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 		if (!ca->ss_hold)
 			tcp_slow_start(tp, acked);
 	} else {
-		cwnd = vegas_next_cwnd(tp->snd_cwnd, ca->base_rtt, ca->min_rtt, action, ~0U);
-		tp->snd_cwnd = tcpca_cap_cwnd(cwnd, tp->snd_cwnd_clamp);
-		/* Out of slow start (SS_EXIT), or keep ssthresh below a lowered cwnd. */
-		if (action == VEGAS_SS_EXIT || action == VEGAS_DECREASE)
-			tp->snd_ssthresh = min(tp->snd_ssthresh, tp->snd_cwnd);
 		ca->ss_hold = 0;
 	}
-	tp->snd_ssthresh = vegas_current_ssthresh(sk);
+	/* cwnd, then ssthresh from it, in the module's order (vegas_step) */
+	w.cwnd = tp->snd_cwnd;
+	w.ssthresh = tp->snd_ssthresh;
+	vegas_step(&w, action, ca->base_rtt, ca->min_rtt, tp->snd_cwnd_clamp,
+		   vegas_cwr_or_recovery(sk));
+	tp->snd_cwnd = w.cwnd;
+	tp->snd_ssthresh = w.ssthresh;
 	tcpca_event(sk, VEGAS_EV_DECISION, ca->diff, action, ca->base_rtt, ca->min_rtt);
 }
 

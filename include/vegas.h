@@ -17,7 +17,11 @@
  *
  * RTTs are microseconds, as in today's kernel module; the arithmetic is u64
  * with unsigned divisors only (the BPF side is built by clang 14, which
- * rejects signed division).
+ * rejects signed division).  The module computes Diff's product
+ * cwnd * (RTT - BaseRTT) in u32, which wraps once it reaches 2^32 (e.g.
+ * 1000 packets and 4.3 s of queueing delay, or 43,000 packets and 100 ms):
+ * the wrapped Diff is small, so the module then grows a window that is
+ * badly over the path.  Here it is 64-bit, a deliberate departure.
  */
 #ifndef TCPCA_VEGAS_H
 #define TCPCA_VEGAS_H
@@ -26,6 +30,7 @@
 #include <linux/types.h>
 #endif
 #include "tcpca_params.h"
+#include "tcpca_tcp.h"
 
 /*
  * P(name, default, min, max, unit, description).  alpha, beta and gamma are
@@ -60,9 +65,10 @@ static inline const char *vegas_check_params(const __u32 *v)
 #define VEGAS_MIN_SAMPLES	3		/* fewer samples in an RTT: act as Reno */
 
 /*
- * Diff in whole packets, as the kernel module computes it:
- * cwnd * (rtt - base_rtt) / base_rtt, truncated; 0 when rtt is not above
- * base_rtt (no queue seen) or there is no sample.  The paper's
+ * Diff in whole packets, the module's formula
+ * cwnd * (rtt - base_rtt) / base_rtt, truncated, but without the module's
+ * u32 wrap of the product (see the top of this file); 0 when rtt is not
+ * above base_rtt (no queue seen) or there is no sample.  The paper's
  * (Expected - Actual) * BaseRTT divides by rtt instead; the module's form is
  * that times rtt / base_rtt, so it reaches alpha and beta at a slightly
  * smaller queue.  Saturates at 2^32 - 1 on absurd RTT spikes.
@@ -109,35 +115,54 @@ static inline enum vegas_action vegas_decide(__u32 diff, int in_slow_start,
 	return VEGAS_HOLD;
 }
 
+/* The part of the socket the once-per-RTT step changes. */
+struct vegas_window {
+	__u32 cwnd;		/* snd_cwnd, segments */
+	__u32 ssthresh;		/* snd_ssthresh, segments */
+};
+
 /*
- * cwnd after the once-per-RTT decision (slow start's own growth is the
- * kernel's tcp_slow_start, not this), at least 2 segments, at most clamp.
+ * The once-per-RTT step on cwnd and ssthresh, in the module's order
+ * (tcp_vegas_cong_avoid):
+ *  1. the action: leaving slow start sets cwnd = min(cwnd, target + 1) and
+ *     then ssthresh = min(ssthresh, that new cwnd); a decrease takes one
+ *     segment and then sets ssthresh = min(ssthresh, that new cwnd), before
+ *     the floor below (so a decrease from 2 leaves ssthresh at 1); an
+ *     increase adds one; hold and slow start (whose growth is the kernel's
+ *     tcp_slow_start(), applied before this) leave both;
+ *  2. cwnd at least 2, else at most clamp;
+ *  3. ssthresh = tcp_current_ssthresh() of the result (cwr_or_recovery is
+ *     whether the socket is in CWR or Recovery).
  */
-static inline __u32 vegas_next_cwnd(__u32 cwnd, __u32 base_rtt, __u32 rtt,
-				    enum vegas_action a, __u32 clamp)
+static inline void vegas_step(struct vegas_window *w, enum vegas_action a, __u32 base_rtt,
+			      __u32 rtt, __u32 clamp, int cwr_or_recovery)
 {
 	__u32 target;
 
 	switch (a) {
 	case VEGAS_SS_EXIT:
-		target = vegas_target_cwnd(cwnd, base_rtt, rtt) + 1;
-		if (target < cwnd)
-			cwnd = target;
-		break;
-	case VEGAS_INCREASE:
-		cwnd++;
+		target = vegas_target_cwnd(w->cwnd, base_rtt, rtt) + 1;
+		if (target < w->cwnd)
+			w->cwnd = target;
+		if (w->cwnd < w->ssthresh)
+			w->ssthresh = w->cwnd;
 		break;
 	case VEGAS_DECREASE:
-		cwnd--;
+		w->cwnd--;
+		if (w->cwnd < w->ssthresh)
+			w->ssthresh = w->cwnd;
+		break;
+	case VEGAS_INCREASE:
+		w->cwnd++;
 		break;
 	default:
 		break;
 	}
-	if (cwnd < 2)
-		cwnd = 2;
-	if (cwnd > clamp)
-		cwnd = clamp;
-	return cwnd;
+	if (w->cwnd < 2)
+		w->cwnd = 2;
+	else if (w->cwnd > clamp)
+		w->cwnd = clamp;
+	w->ssthresh = tcpca_current_ssthresh(w->cwnd, w->ssthresh, cwr_or_recovery);
 }
 
 #endif /* TCPCA_VEGAS_H */

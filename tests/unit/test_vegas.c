@@ -2,8 +2,9 @@
 /*
  * include/vegas.h against Brakmo & Peterson's definitions in floating point:
  * Diff = (cwnd/BaseRTT - cwnd/RTT) * BaseRTT, scaled by RTT/BaseRTT as the
- * kernel module computes it, target = cwnd * BaseRTT / RTT, and the
- * once-per-RTT rule (alpha, beta, gamma).
+ * kernel module's formula has it, target = cwnd * BaseRTT / RTT, the
+ * once-per-RTT rule (alpha, beta, gamma), and the module's order of the
+ * cwnd and ssthresh updates in that step.
  */
 #include <math.h>
 #include <stdio.h>
@@ -108,20 +109,94 @@ static void test_decide(void)
 	is_u(vegas_decide(1, 1, &p), VEGAS_SS_EXIT, "gamma 0: any queue ends slow start");
 }
 
-static void test_next_cwnd(void)
+/* One once-per-RTT step from (cwnd, ssthresh), Open state, no clamp. */
+static struct vegas_window step(__u32 cwnd, __u32 ssthresh, enum vegas_action a, __u32 base,
+				__u32 rtt)
+{
+	struct vegas_window w = { .cwnd = cwnd, .ssthresh = ssthresh };
+
+	vegas_step(&w, a, base, rtt, ~0U, 0);
+	return w;
+}
+
+static void test_step_cwnd(void)
 {
 	/* slow start exit: the window of the actual rate, + 1 for truncation */
-	is_u(vegas_next_cwnd(40, 20000, 30000, VEGAS_SS_EXIT, ~0U), 27,
+	is_u(step(40, ~0U >> 1, VEGAS_SS_EXIT, 20000, 30000).cwnd, 27,
 	     "SS exit at cwnd 40, rtt 1.5 base: 40*2/3 = 26 (+1) = 27");
-	is_u(vegas_next_cwnd(10, 20000, 20100, VEGAS_SS_EXIT, ~0U), 10,
+	is_u(step(10, ~0U >> 1, VEGAS_SS_EXIT, 20000, 20100).cwnd, 10,
 	     "SS exit never raises cwnd (target+1 = 10 >= cwnd)");
-	is_u(vegas_next_cwnd(2, 20000, 2000000, VEGAS_SS_EXIT, ~0U), 2,
+	is_u(step(2, ~0U >> 1, VEGAS_SS_EXIT, 20000, 2000000).cwnd, 2,
 	     "SS exit never below 2 segments");
-	is_u(vegas_next_cwnd(20, 1, 2, VEGAS_INCREASE, ~0U), 21, "increase: + 1");
-	is_u(vegas_next_cwnd(20, 1, 2, VEGAS_DECREASE, ~0U), 19, "decrease: - 1");
-	is_u(vegas_next_cwnd(2, 1, 2, VEGAS_DECREASE, ~0U), 2, "decrease stops at 2");
-	is_u(vegas_next_cwnd(20, 1, 2, VEGAS_HOLD, ~0U), 20, "hold");
-	is_u(vegas_next_cwnd(20, 1, 2, VEGAS_INCREASE, 20), 20, "clamp honoured");
+	is_u(step(20, 10, VEGAS_INCREASE, 1, 2).cwnd, 21, "increase: + 1");
+	is_u(step(20, 10, VEGAS_DECREASE, 1, 2).cwnd, 19, "decrease: - 1");
+	is_u(step(2, 10, VEGAS_DECREASE, 1, 2).cwnd, 2, "decrease stops at 2");
+	is_u(step(20, 10, VEGAS_HOLD, 1, 2).cwnd, 20, "hold");
+	{
+		struct vegas_window w = { .cwnd = 20, .ssthresh = 10 };
+
+		vegas_step(&w, VEGAS_INCREASE, 1, 2, 20, 0);
+		is_u(w.cwnd, 20, "the socket's clamp is honoured");
+	}
+}
+
+/*
+ * tcp_vegas_cong_avoid() sets ssthresh from the cwnd it has just changed,
+ * before the 2-segment floor, and then takes tcp_current_ssthresh() (Open:
+ * max(ssthresh, 3/4 cwnd)).  Each case below comes out differently if the
+ * order is changed (ssthresh from the old cwnd, or from the floored one, or
+ * without the final tcp_current_ssthresh()).
+ */
+static void test_step_ssthresh(void)
+{
+	struct vegas_window w;
+
+	w = step(100, 0x7fffffff, VEGAS_SS_EXIT, 20000, 33000);
+	/* target = 100 * 20000 / 33000 = 60, + 1 */
+	is_u(w.cwnd, 61, "SS exit from 100 at rtt 1.65 base: cwnd 61");
+	is_u(w.ssthresh, 61, "... ssthresh = the new cwnd 61 (not the old 100), 3/4 of it is below");
+
+	w = step(40, 30, VEGAS_DECREASE, 1, 2);
+	is_u(w.ssthresh, 30, "CA decrease 40 -> 39, ssthresh 30: min(30, 39) = 30, then max(30, 3/4 of 39 = 28) = 30");
+
+	w = step(40, 45, VEGAS_DECREASE, 1, 2);
+	is_u(w.ssthresh, 39, "decrease 40 -> 39 below ssthresh 45: ssthresh follows the new cwnd (39)");
+
+	w = step(2, 20, VEGAS_DECREASE, 1, 2);
+	is_u(w.cwnd, 2, "decrease from 2: cwnd floored back to 2");
+	is_u(w.ssthresh, 1, "... but ssthresh took the unfloored 1 first; max(1, 3/4 of 2 = 1) = 1");
+
+	w = step(40, 10, VEGAS_INCREASE, 1, 2);
+	is_u(w.ssthresh, 30, "increase 40 -> 41 leaves ssthresh 10, then max(10, 3/4 of 41 = 30) = 30");
+
+	w = step(40, 10, VEGAS_HOLD, 1, 2);
+	is_u(w.ssthresh, 30, "hold: ssthresh = tcp_current_ssthresh() = 3/4 of 40");
+
+	w = (struct vegas_window){ .cwnd = 40, .ssthresh = 10 };
+	vegas_step(&w, VEGAS_HOLD, 1, 2, ~0U, 1);
+	is_u(w.ssthresh, 10, "in CWR/Recovery tcp_current_ssthresh() is ssthresh itself");
+}
+
+/*
+ * The one place the arithmetic departs from the module on purpose: the
+ * module's u32 product cwnd * (rtt - base) wraps at 2^32.
+ */
+static __u32 module_diff(__u32 cwnd, __u32 base, __u32 rtt)
+{
+	return cwnd * (rtt - base) / base;	/* u32, as tcp_vegas.c */
+}
+
+static void test_diff_departure(void)
+{
+	ok(vegas_diff(100, 20000, 30000) == module_diff(100, 20000, 30000) &&
+	   vegas_diff(4000, 20000, 1000000) == module_diff(4000, 20000, 1000000),
+	   "below 2^32 the module's Diff and ours are equal (%u, %u)",
+	   vegas_diff(100, 20000, 30000), vegas_diff(4000, 20000, 1000000));
+	/* 1000 packets, 4.3 s queueing: 4.3e9 > 2^32 */
+	is_u(vegas_diff(1000, 100000, 4400000), 43000, "1000 packets at 44x BaseRTT: Diff 43000");
+	ok(module_diff(1000, 100000, 4400000) < 100,
+	   "... where the module's product wraps and reads %u queued packets",
+	   module_diff(1000, 100000, 4400000));
 }
 
 /*
@@ -140,7 +215,7 @@ static void test_equilibrium(void)
 		for (n = 0; n < 400; n++) {
 			rtt = cwnd > bdp ? (base * cwnd + bdp - 1) / bdp : base;
 			diff = vegas_diff(cwnd, base, rtt);
-			cwnd = vegas_next_cwnd(cwnd, base, rtt, vegas_decide(diff, 0, &defaults), ~0U);
+			cwnd = step(cwnd, 2, vegas_decide(diff, 0, &defaults), base, rtt).cwnd;
 		}
 		rtt = cwnd > bdp ? (base * cwnd + bdp - 1) / bdp : base;
 		diff = vegas_diff(cwnd, base, rtt);
@@ -167,7 +242,9 @@ int main(void)
 	test_diff_rows();
 	test_target_rows();
 	test_decide();
-	test_next_cwnd();
+	test_step_cwnd();
+	test_step_ssthresh();
+	test_diff_departure();
 	test_equilibrium();
 	test_check_params();
 	return done_testing();
