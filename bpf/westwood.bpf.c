@@ -27,8 +27,9 @@
  *    values are set by CA_EVENT_COMPLETE_CWR (ssthresh and cwnd, when
  *    recovery or CWR ends) and CA_EVENT_LOSS (ssthresh, on an RTO), as there.
  *    The module sets cwnd = ssthresh there without looking at
- *    snd_cwnd_clamp; this program applies min(cwnd, snd_cwnd_clamp) and
- *    counts it in TCPCA_COUNT(cwnd_clamps), the clamp being read-only here.
+ *    snd_cwnd_clamp; this program also keeps it under the socket's clamp
+ *    (counted in cwnd_clamps), which differs only where a route's "cwnd
+ *    lock" or a sock_ops program set a clamp below the estimated pipe.
  *  - Undo is the kfunc tcp_reno_undo_cwnd, Reno cong_avoid written out as in
  *    bpf_reno (same rules as the module's tcp_reno_cong_avoid).
  *  - get_info (tcpvegas_info with rtt and rtt_min) is refused for BPF; the
@@ -105,7 +106,6 @@ static __always_inline void westwood_update_window(struct sock *sk)
 	struct westwood_ca *w = inet_csk_ca(sk);
 	u32 now = westwood_now_us(tp);
 	u32 delta = now - w->rtt_win_sx;
-	u32 win_min = params.win_min_ms * USEC_PER_MSEC;
 
 	/* The first ACK: snd_una may have moved since init (the SYN). */
 	if (w->first_ack) {
@@ -113,7 +113,7 @@ static __always_inline void westwood_update_window(struct sock *sk)
 		w->first_ack = 0;
 	}
 
-	if (w->rtt && delta > max(w->rtt, win_min)) {
+	if (w->rtt && delta > westwood_window_us(w->rtt, params.win_min_ms)) {
 		westwood_filter(&w->bw_ns_est, &w->bw_est, westwood_bw_sample(w->bk, delta));
 		w->pipe_pkts = westwood_bw_rttmin(w->bw_est, w->rtt_min, tp->mss_cache);
 		w->bk = 0;

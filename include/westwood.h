@@ -49,6 +49,18 @@ static inline const char *westwood_check_params(const __u32 *v)
 	return 0;
 }
 
+/*
+ * The sampling window, us: max(RTT, win_min_ms), the module's
+ * max(rtt, TCP_WESTWOOD_RTT_MIN); win_min_ms * 1000 must fit in 32 bits
+ * for every value the loader accepts.
+ */
+static inline __u32 westwood_window_us(__u32 rtt_us, __u32 win_min_ms)
+{
+	__u32 win_min_us = win_min_ms * 1000U;
+
+	return rtt_us > win_min_us ? rtt_us : win_min_us;
+}
+
 #define WESTWOOD_BW_SHIFT	16		/* bandwidth: bytes/us << 16 */
 #define WESTWOOD_INIT_RTT_US	20000000U	/* 20 s until a real RTT sample arrives */
 #define WESTWOOD_MIN_SSTHRESH	2U		/* packets */

@@ -153,12 +153,25 @@ static void test_acked_count(void)
 	is_u(acc, 1500, "... and does not pay back");
 }
 
-static void test_check_params(void)
-{
-	struct westwood_params p = { .win_min_ms = 50 };
+/* The largest of a tunable's range, from the table the loader checks against. */
+#define PARAM_MAX(name, def, lo, hi, unit, doc) .name = (hi),
+#define PARAM_MIN(name, def, lo, hi, unit, doc) .name = (lo),
 
-	ok(westwood_check_params((const __u32 *)&p) == 0, "default is consistent");
-	is_u(sizeof(struct westwood_params), 4, "one __u32 tunable");
+static void test_window(void)
+{
+	struct westwood_params def = { WESTWOOD_PARAMS(TCPCA_PARAM_INIT) };
+	struct westwood_params hi = { WESTWOOD_PARAMS(PARAM_MAX) };
+	struct westwood_params lo = { WESTWOOD_PARAMS(PARAM_MIN) };
+
+	/* net/ipv4/tcp_westwood.c: TCP_WESTWOOD_RTT_MIN = HZ/20, INIT_RTT = 20*HZ */
+	is_u(westwood_window_us(0, def.win_min_ms), 50000, "default window floor: the module's HZ/20 = 50 ms");
+	is_u(WESTWOOD_INIT_RTT_US, 20000000, "RTT before the first sample: the module's 20*HZ = 20 s");
+	is_u(westwood_window_us(80000, def.win_min_ms), 80000, "RTT 80 ms above the floor: window = RTT");
+	is_u(westwood_window_us(20000, def.win_min_ms), 50000, "RTT 20 ms below the floor: window = 50 ms");
+	is_u(westwood_window_us(0, hi.win_min_ms), (unsigned long long)hi.win_min_ms * 1000,
+	     "largest win_min_ms the loader accepts (%u) in us does not wrap", hi.win_min_ms);
+	ok(westwood_window_us(0, lo.win_min_ms) > 0, "smallest win_min_ms (%u) gives a non-empty window",
+	   lo.win_min_ms);
 }
 
 int main(void)
@@ -167,6 +180,6 @@ int main(void)
 	test_filter();
 	test_bw_rttmin();
 	test_acked_count();
-	test_check_params();
+	test_window();
 	return done_testing();
 }
