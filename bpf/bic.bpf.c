@@ -15,21 +15,19 @@
  * tests/unit/test_bic.c.
  *
  * Where this BPF version departs from the kernel module, and why:
- *  - Time: the module rate-limits the recomputation of cnt to once per
- *    HZ/32 jiffies (28 ms at HZ=250) while cwnd is unchanged; here the clock
- *    is tp->tcp_mstamp and the interval 1/32 s, so it does not depend on HZ.
+ *  - Time: while cwnd is unchanged the module recomputes cnt only once more
+ *    than HZ/32 jiffies have passed (at HZ=250: 8 ticks, 28-32 ms of real
+ *    time); here the clock is tp->tcp_mstamp and the interval 1/32 s, which
+ *    does not depend on HZ (reading HZ needs the kernel's config file, which
+ *    not every host has).  cnt only changes then if Wmax or the ACK ratio
+ *    did, so the few ms of difference do not show in the window.
  *    epoch_start (kept, as in the module, though BIC never reads it) is in
  *    milliseconds for the iterator.
- *  - Undo: the module today undoes with tcp_reno_undo_cwnd, max(cwnd,
- *    prior_cwnd).  Here the state keeps loss_cwnd, the window at the last
- *    ssthresh() call (as the 2005 module did), and undo returns
- *    max(cwnd, loss_cwnd); set_state(Loss) resets the rest of the state but
- *    keeps loss_cwnd, since the kernel calls ssthresh() before it enters
- *    Loss and a spurious timeout must still be undoable.  loss_cwnd equals
- *    prior_cwnd whenever cwnd did not change between the loss and the start
- *    of the reduction, which is the usual case.
- *  - snd_cwnd_clamp is not writable from BPF; BIC never sets it, and the
- *    kfuncs tcp_slow_start()/tcp_cong_avoid_ai() still honour it.
+ *  - loss_cwnd, the window at the last ssthresh() call, is kept in the state
+ *    for the iterator only; undo is the module's tcp_reno_undo_cwnd
+ *    (max(cwnd, prior_cwnd)), called as the kfunc.
+ *  - snd_cwnd_clamp: BIC never sets it, and the kfuncs tcp_slow_start() and
+ *    tcp_cong_avoid_ai() honour the socket's, so nothing differs here.
  *  - Tunables are BPF globals (include/bic.h) instead of module parameters;
  *    the loader checks their ranges, and bic_calc_cnt() still guards
  *    against zero divisors.
@@ -55,7 +53,7 @@ TCPCA_PARAMS(bic_params, BIC_PARAMS);
 struct bic_ca {
 	u32 cnt;		/* segments acked per one-segment increase of cwnd */
 	u32 last_max_cwnd;	/* Wmax: cwnd before the last loss (less with fast convergence), packets; 0 = none yet */
-	u32 loss_cwnd;		/* cwnd at the last ssthresh() call, packets; restored by undo */
+	u32 loss_cwnd;		/* cwnd at the last ssthresh() call, packets (for the iterator) */
 	u32 last_cwnd;		/* cwnd when cnt was last computed, packets */
 	u32 last_time;		/* when cnt was last computed, us (low 32 bits of tcp_mstamp) */
 	u32 epoch_start;	/* start of the current epoch (first CA ACK after a loss), ms; 0 = none */
@@ -63,7 +61,7 @@ struct bic_ca {
 };
 TCPCA_STATE_FITS(struct bic_ca);
 
-/* Forget everything learnt except loss_cwnd (see the header: undo). */
+/* Forget everything learnt (loss_cwnd is only shown, and stays). */
 static __always_inline void bic_reset(struct bic_ca *ca)
 {
 	ca->cnt = 0;
@@ -152,13 +150,11 @@ void TCPCA_OPS(bic_set_state, struct sock *sk, u8 new_state)
 	}
 }
 
+/* As the module: Reno's undo, max(cwnd, prior_cwnd). */
 u32 TCPCA_OPS(bic_undo_cwnd, struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-	const struct bic_ca *ca = inet_csk_ca(sk);
-
 	TCPCA_COUNT(undo_cwnd);
-	return max(tp->snd_cwnd, ca->loss_cwnd);
+	return tcp_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")
