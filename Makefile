@@ -99,6 +99,13 @@ test:
 bench: all
 	$(Q)./tools/bench/run $(BENCH_ARGS)
 
+# Each kernel module against our program of the same name in a Debian 6.1 VM
+# (tools/vm/run): results/fidelity-<timestamp>/report.md (docs/fidelity.md).
+# FIDELITY_ARGS, e.g. --quick, --algs reno,hybla, --local (this kernel only).
+.PHONY: fidelity
+fidelity: all
+	$(Q)./tools/fidelity/run --no-build $(FIDELITY_ARGS)
+
 PREFIX ?= /usr/local
 UNITDIR ?= /etc/systemd/system
 install: tcpca-load
