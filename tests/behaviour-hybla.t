@@ -58,7 +58,7 @@ serve() {
 	nsx "${SNS[$l]}" timeout $(($3 + 5)) "$XFER" serve "$SERVER_IP" "$(tb_port "$i")" >"$out" 2>&1 &
 	SERVE_PID[$i]=$!
 	on_exit "kill ${SERVE_PID[$i]}"
-	tb_wait_for 5 grep -q listening "$out"
+	tb_wait_for 5 grep -qs listening "$out"
 }
 
 # send LINK INDEX CA BYTES SECONDS: an xfer sender, in the background
