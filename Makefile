@@ -28,7 +28,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all test bench install uninstall vmlinux clean deps tools unit FORCE
+.PHONY: all test vmtest bench install uninstall vmlinux clean deps tools unit FORCE
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -95,6 +95,10 @@ deps:
 
 test:
 	$(Q)./scripts/run-tests
+
+# The tests again inside Debian 12's 6.1 under qemu (tools/vm/, docs/vm.md).
+vmtest: all unit
+	$(Q)./tools/vm/test
 
 bench: all
 	$(Q)./tools/bench/run $(BENCH_ARGS)

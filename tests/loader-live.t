@@ -22,7 +22,7 @@ out=$(mktemp); on_exit "rm -f '$out'"
 xfer_check "$C" "$S" 15000000 "$N" > "$out" &
 xfer=$!
 seen=""
-for _ in $(seq 40); do
+for _ in $(seq 150); do	# up to ~15 s: python starts slowly in a TCG guest
 	seen=$(nsx "$C" ss -tin dst "$SERVER_IP" | grep -o "$N" | head -n 1)
 	[ -n "$seen" ] && break
 	sleep 0.1
