@@ -223,10 +223,11 @@ read -r ad am ae as <<<"$(lan 6)"
 diag "10 ms, 4 s: delivered hybla $hd B ($(mbit "$hd" 4) Mbit/s), hybla abc $ad B ($(mbit "$ad" 4) Mbit/s), reno $rd B ($(mbit "$rd" 4) Mbit/s)"
 diag "10 ms: mean cwnd hybla $hm, hybla abc $am, reno $rm; cwnd reductions hybla $he, hybla abc $ae, reno $re; segments per ACK $hs, $as, $rs"
 
-# abc=1 keep_iw=1: Reno
+# abc=1 keep_iw=1: Reno.  Two 4 s sawtooths cut at different moments:
+# their goodput ratio was 0.94-1.12 on a machine under load.
 g=$(ratio "$ad" "$rd")
-cmp_ok "$g" '>=' 0.95 "10 ms, abc=1: Hybla's goodput >= 0.95x Reno's ($g)"
-cmp_ok "$g" '<=' 1.05 "10 ms, abc=1: Hybla's goodput <= 1.05x Reno's"
+cmp_ok "$g" '>=' 0.88 "10 ms, abc=1: Hybla's goodput >= 0.88x Reno's ($g)"
+cmp_ok "$g" '<=' 1.14 "10 ms, abc=1: Hybla's goodput <= 1.14x Reno's"
 m=$(ratio "$am" "$rm")
 cmp_ok "$m" '>=' 0.85 "10 ms, abc=1: Hybla's mean cwnd >= 0.85x Reno's ($m)"
 cmp_ok "$m" '<=' 1.15 "10 ms, abc=1: Hybla's mean cwnd <= 1.15x Reno's"

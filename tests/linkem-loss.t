@@ -1,6 +1,7 @@
 #!/bin/bash
 # i.i.d. and Gilbert-Elliott loss, duplication, link-down events.
 . "$(dirname "$0")/lib/tap.sh"
+retry_once "$@"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
 need_root

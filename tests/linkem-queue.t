@@ -1,6 +1,7 @@
 #!/bin/bash
 # Droptail limits in packets and bytes: the longest wait is limit / rate.
 . "$(dirname "$0")/lib/tap.sh"
+retry_once "$@"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
 need_root

@@ -1,6 +1,7 @@
 #!/bin/bash
 # linkem's rate, through TCP goodput and its own delivery counters.
 . "$(dirname "$0")/lib/tap.sh"
+retry_once "$@"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
 need_root

@@ -2,6 +2,7 @@
 # Mahimahi trace playback: a backlogged link delivers 1500 bytes per
 # opportunity listed in the trace, in the same milliseconds.
 . "$(dirname "$0")/lib/tap.sh"
+retry_once "$@"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/testbed.sh"
 need_root

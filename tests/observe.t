@@ -6,6 +6,7 @@
 # every other algorithm is registered by map update instead, so that both
 # ways are looked into.
 . "$(dirname "$0")/lib/tap.sh"
+retry_once "$@"
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/flows.sh"
 . "$(dirname "$0")/lib/testbed.sh"
@@ -30,21 +31,32 @@ for alg in $algs; do
 	# two transfers of ~2.5 s each through the 50 Mbit/s bottleneck
 	xfer_check "$C" "$S" 15000000 "$name" >/dev/null & a=$!
 	xfer_check "$C" "$S" 15000000 "$name" >/dev/null & b=$!
+	# both connections up (an RTT measured): on a busy machine a sender
+	# may start a second late, and until its handshake ends srtt_us is 0
 	lines=""
-	for _ in $(seq 30); do
+	for _ in $(seq 100); do
 		lines=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$name/sockets")
-		[ "$(echo "$lines" | grep -c "^$CLIENT_IP")" -eq 2 ] && break
+		[ "$(echo "$lines" | grep "^$CLIENT_IP" | grep -vc " srtt_us=0 ")" -eq 2 ] && break
 		sleep 0.1
 	done
 	sleep 0.5
 	lines=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$name/sockets")
 	is "$(echo "$lines" | grep -c .)" 2 "$alg: the iterator lists exactly the two sockets"
-	bad=$(echo "$lines" | awk '{
+	# the minimum RTT may exceed the link's 20 ms by 5 ms, and by as much
+	# as linkem was late itself (median, both ways) so far
+	tb_link_snapshot c
+	late=$(tb_late_us c p50)
+	bad=$(echo "$lines" | awk -v max=$((25000 + late)) '{
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (!(v["cwnd"] > 0 && v["srtt_us"] >= 20000 && v["srtt_us"] < 200000 &&
-		      v["min_rtt_us"] >= 20000 && v["min_rtt_us"] < 25000 && (NF > 7 || own == 0))) print }' \
+		      v["min_rtt_us"] >= 20000 && v["min_rtt_us"] < max && (NF > 7 || own == 0))) print }' \
 		own=$([ "$alg" = reno ] && echo 0 || echo 1))
-	is "$bad" "" "$alg: cwnd > 0, min RTT within 5 ms above the link's 20 ms, srtt above it, own fields shown"
+	desc="$alg: cwnd > 0, min RTT within 5 ms (+ linkem's $late us late) above the link's 20 ms, srtt above it, own fields shown"
+	if [ "$late" -gt 20000 ]; then
+		skip "$desc" "linkem itself was $late us late: it cannot judge a 20 ms RTT"
+	else
+		is "$bad" "" "$desc"
+	fi
 	diag "$alg: $(echo "$lines" | head -n 1)"
 
 	wait $a; ok $? "$alg: first transfer intact"

@@ -8,14 +8,17 @@
 _bh_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
 
-# bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Skips it
-# unless run as root with every COMMAND on PATH, kills it after SECONDS,
+# bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Runs it a
+# second time if the first fails (retry_once: its bounds are on timing and
+# rates of a shared machine), skips it unless run as root with every
+# COMMAND on PATH, kills each attempt after SECONDS,
 # unloads at exit what it registers in TEST_PIN_DIR, and makes TB_DIR (named
 # in a diag line when TB_KEEP keeps it).  Call it directly, not in $(...).
 # Prints nothing else.
 bh_setup() {
 	local limit=$1 cmd
 	shift
+	retry_once
 	need_root
 	for cmd in "$@"; do
 		command -v "$cmd" >/dev/null || skip_all "needs $cmd"

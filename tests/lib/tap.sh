@@ -45,6 +45,12 @@ cmp_ok() {
 	else ok 1 "$@"; diag "got '$got', expected $op $want"; return 1; fi
 }
 
+# skip DESCRIPTION REASON: a test that could not judge, and says why
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
 diag() { printf '# %s\n' "$*" >&2; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 bail_out() { echo "Bail out! $*"; exit 255; }
@@ -62,4 +68,27 @@ time_limit() {
 	  kill -TERM "$self" ) &
 	_tap_watchdog=$!
 	disown "$_tap_watchdog" 2>/dev/null || true
+}
+
+# retry_once [ARGS]: for a test whose bounds depend on how busy the machine
+# is.  Call it first thing, with the script's arguments: it runs the script
+# again as attempt 1, its TAP held back; if that passes, its TAP is the
+# result, else it is printed as diagnostics and attempt 2's is the result.
+# A real fault fails both; a neighbour's burst of load rarely hits twice.
+retry_once() {
+	local out rc
+	[ -n "${TCPCA_ATTEMPT:-}" ] && return 0
+	out=$(mktemp /tmp/tcpca-attempt.XXXXXX) || exit 1
+	TCPCA_ATTEMPT=1 "$BASH" "$0" "$@" >"$out"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		cat "$out"
+		rm -f "$out"
+		exit 0
+	fi
+	diag "attempt 1 failed (exit $rc); it said:"
+	sed 's/^/# attempt 1: /' "$out" >&2
+	rm -f "$out"
+	diag "attempt 2, whose results count:"
+	TCPCA_ATTEMPT=2 exec "$BASH" "$0" "$@"
 }

@@ -124,6 +124,17 @@ tb_link_snapshot() {
 # tb_stat CLIENT JQ_PATH: one number from linkem's JSON, e.g. .up.pkts_out
 tb_stat() { jq -r "$2" "${TB_LINK_STATS[$1]}"; }
 
+# tb_late_us CLIENT [QUANTILE]: how late linkem itself ran on CLIENT's
+# link, in us, at QUANTILE (p50, p99 or max; default p99): its writes
+# against their due times plus its wakeups against their deadlines (the
+# time a packet may sit unread), up and down added.  The slack a bound on
+# that link's timing is owed.  Read the stats first (tb_link_snapshot or
+# tb_link_stop).
+tb_late_us() {
+	jq -r --arg q "${2:-p99}" '[.up, .down | .lateness_us[$q], .wakeup_us[$q]] | add | ceil' \
+		"${TB_LINK_STATS[$1]}"
+}
+
 # tb_ping COUNT INTERVAL [lkping args]: echoes client -> server; prints the
 # key=value summary (sent, received, loss, rtt_p50_ms, ...).
 tb_ping() {

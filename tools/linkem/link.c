@@ -511,7 +511,13 @@ static void wait_for(struct dir *d, u64 now, u64 next)
 		gap = MAX_SLEEP_NS;
 	ts.tv_sec = gap / NSEC_PER_SEC;
 	ts.tv_nsec = gap % NSEC_PER_SEC;
-	ppoll(&pfd, 1, &ts, NULL);
+	/* how late the scheduler runs us, which no packet time shows: a
+	 * packet waits that long in the TUN queue before we read it */
+	if (ppoll(&pfd, 1, &ts, NULL) == 0) {
+		u64 late = now_ns() - (now + gap);
+
+		hist_add(&d->st.wakeup, (int64_t)late > 0 ? late : 0);
+	}
 }
 
 void *dir_run(void *arg)

@@ -186,6 +186,7 @@ struct counters {
 	struct hist qdelay;	/* wait in the bottleneck queue */
 	struct hist owd;	/* ingress read to egress write */
 	struct hist lateness;	/* egress write - t_out */
+	struct hist wakeup;	/* a timed sleep's end - its deadline */
 };
 
 struct dir {

@@ -41,6 +41,8 @@ static void print_dir(FILE *f, const struct dir *d)
 	print_hist(f, "owd_us", &c->owd);
 	fputc(',', f);
 	print_hist(f, "lateness_us", &c->lateness);
+	fputc(',', f);
+	print_hist(f, "wakeup_us", &c->wakeup);
 	fputc('}', f);
 }
 
