@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NAME=VALUE parameters, checked against the algorithm's table (range) and
- * its check function (consistency) before anything reaches the kernel.  The
- * values live in the program's ".data.params" map: set before load, and
- * read/modified/written whole through the pinned map afterwards.
+ * its check function (consistency) before anything reaches the kernel.
+ * Pure: tests/unit/test_params.c runs it without root (params_map.c has
+ * the pinned map's I/O).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <bpf/bpf.h>
 #include "tcpca.h"
 
 void params_defaults(const struct tcpca_alg *alg, __u32 *values)
@@ -68,9 +67,11 @@ int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **ar
 			return -EINVAL;
 		}
 		p = &alg->params[idx];
+		/* decimal digits only: strtoull would read 010 as 8, 0x10,
+		 * " 5" and "+5" too */
 		errno = 0;
-		v = strtoull(eq + 1, &end, 0);
-		if (errno || end == eq + 1 || *end || eq[1] == '-') {
+		v = strtoull(eq + 1, &end, 10);
+		if (errno || !isdigit((unsigned char)eq[1]) || *end) {
 			err("%s: '%s' is not a number", p->name, eq + 1);
 			return -EINVAL;
 		}
@@ -97,44 +98,4 @@ void params_print(const struct tcpca_alg *alg, const __u32 *values, const char *
 		printf("%s%-18s %10u %-8s [%u..%u] %s\n", indent, p->name, values[i],
 		       p->unit, p->min, p->max, p->doc);
 	}
-}
-
-/* The map holds one value: the params struct, n __u32 in table order. */
-static int open_params(const char *path, unsigned int n)
-{
-	struct bpf_map_info mi = {};
-	__u32 len = sizeof(mi);
-	int fd = bpf_obj_get(path);
-
-	if (fd < 0)
-		return -errno;
-	if (bpf_obj_get_info_by_fd(fd, &mi, &len) || mi.value_size != n * sizeof(__u32)) {
-		close(fd);
-		return -EPROTO;
-	}
-	return fd;
-}
-
-int params_read_pinned(const char *path, __u32 *values, unsigned int n)
-{
-	int fd = open_params(path, n), zero = 0, e = 0;
-
-	if (fd < 0)
-		return fd;
-	if (bpf_map_lookup_elem(fd, &zero, values))
-		e = -errno;
-	close(fd);
-	return e;
-}
-
-int params_write_pinned(const char *path, const __u32 *values, unsigned int n)
-{
-	int fd = open_params(path, n), zero = 0, e = 0;
-
-	if (fd < 0)
-		return fd;
-	if (bpf_map_update_elem(fd, &zero, values, BPF_ANY))
-		e = -errno;
-	close(fd);
-	return e;
 }
