@@ -193,6 +193,7 @@ static bool codel_ok_to_drop(struct dir *d, u64 sojourn, u64 t)
 static bool codel_drop(struct dir *d, u64 sojourn, u64 t)
 {
 	bool ok = codel_ok_to_drop(d, sojourn, t);
+	u32 delta;
 
 	if (d->cd_dropping) {
 		if (!ok) {
@@ -209,11 +210,14 @@ static bool codel_drop(struct dir *d, u64 sojourn, u64 t)
 	if (!ok)
 		return false;
 	d->cd_dropping = true;
-	/* start near the last drop rate if we were dropping recently */
-	if (d->cd_count > 2 && t - d->cd_drop_next < 16 * d->cf->codel_interval_ns)
-		d->cd_count -= 2;
+	/* back soon after a dropping state: resume at the rate that state
+	 * added (RFC 8289 section 5.5: count - lastcount), not from 1 */
+	delta = d->cd_count - d->cd_last_count;
+	if (delta > 1 && t - d->cd_drop_next < 16 * d->cf->codel_interval_ns)
+		d->cd_count = delta;
 	else
 		d->cd_count = 1;
+	d->cd_last_count = d->cd_count;
 	d->cd_drop_next = codel_next(d, t);
 	return true;
 }

@@ -3,6 +3,7 @@
  * Command line.  Every link option exists three times: --X sets both
  * directions, --up-X only A->B, --down-X only B->A; later ones win.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -126,8 +127,8 @@ static int parse_uint(const char *s, u64 max, u64 *out)
 	unsigned long long v;
 
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || v > max)
+	v = strtoull(s, &end, 10);	/* decimal only: 010 is ten */
+	if (errno || !isdigit((unsigned char)s[0]) || *end || v > max)
 		return -1;
 	*out = v;
 	return 0;

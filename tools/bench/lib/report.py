@@ -58,7 +58,7 @@ def trace_capacity_mbit(path, seconds=None):
         with open(path) as f:
             for line in f:
                 line = line.strip()
-                if line:
+                if line and not line.startswith("#"):	# as linkem reads it
                     stamps.append(int(line))
     except (OSError, ValueError):
         return None

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The benchmark's reducers (tools/bench/lib), without root or a run:
+percentiles, loss events with their time to regain 90 % of the window,
+the 50 ms series, a trace's capacity, time to 90 % of capacity, the
+median.  Expected values are worked out by hand in the comments.  TAP."""
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools/bench/lib"))
+import reduce  # noqa: E402
+import report  # noqa: E402
+
+n = failed = 0
+
+
+def ok(cond, desc, got=None):
+    global n, failed
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
+    if not cond:
+        failed += 1
+        print("# got %r" % (got,))
+
+
+def near(a, b, eps=1e-9):
+    return a is not None and abs(a - b) <= eps
+
+
+# pct: linear interpolation between closest ranks
+ok(near(reduce.pct([1, 2, 3, 4], 0.5), 2.5), "p50 of 1..4 is 2.5", reduce.pct([1, 2, 3, 4], 0.5))
+ok(near(reduce.pct([10, 0, 5], 1.0), 10), "p100 is the largest, input unsorted")
+ok(near(reduce.pct(list(range(101)), 0.99), 99), "p99 of 0..100 is 99")
+ok(reduce.pct([], 0.5) is None, "no values, no percentile")
+ok(report.median([3, 1, 2]) == 2 and report.median([4, 1, 3, 2]) == 2.5 and report.median([]) is None,
+   "median: odd, even, empty")
+
+# A sender at cwnd 100 (RTT 100 ms), cut to 50 at t = 1 s, growing one
+# segment per 10 ms from 1.1 s: back at 90 = 0.9 W0 at 1.1 + 0.4 = 1.5 s,
+# so recovery_s = 0.5.  Rows: (t, cwnd, ssthresh, srtt_us, acked).
+INF = reduce.INF_SSTHRESH
+rows = [(0.9 + i * 0.01, 100, INF, 100000, 0) for i in range(10)]
+rows += [(1.0, 50, 50, 100000, 0)]
+rows += [(1.1 + i * 0.01, 50 + i, 50, 100000, 0) for i in range(60)]
+ev = reduce.loss_events(rows, end_t=3.0)
+ok(len(ev) == 1, "one loss event", ev)
+e = ev[0]
+ok(e["w0"] == 100 and e["ssthresh"] == 50, "W0 = 100 before it, ssthresh 50 after", e)
+ok(near(e["recovery_s"], 0.5, 1e-6), "recovery to 90 % of W0 in 0.5 s", e["recovery_s"])
+ok(e["first"] and near(e["t"], 0.1, 1e-6), "flagged first, 0.1 s after the first row", e)
+ok(near(e["avail_s"], 2.0, 1e-6), "observable until the flow ends: 2 s", e["avail_s"])
+
+# a second cut 50 ms after the first is the same episode (< 2 RTTs)
+rows2 = rows[:11] + [(1.05, 40, 40, 100000, 0)] + rows[11:]
+ok(len(reduce.loss_events(rows2, 3.0)) == 1, "two cuts within 2 RTTs are one event")
+# never regaining 90 %: censored, recovery None
+flat = rows[:11] + [(1.1 + i * 0.01, 50, 50, 100000, 0) for i in range(50)]
+ok(reduce.loss_events(flat, 3.0)[0]["recovery_s"] is None, "no regain: recovery censored (None)")
+
+# series: 50 ms bins hold the last cwnd and the mean srtt
+s = reduce.series([(0.0, 10, INF, 1000, 0), (0.02, 12, INF, 3000, 100), (0.06, 20, 15, 5000, 200)])
+ok(s["t"] == [0.05, 0.1], "two 50 ms bins", s["t"])
+ok(s["cwnd"] == [12, 20] and s["ssthresh"] == [None, 15], "last cwnd; infinite ssthresh as None", s)
+ok(s["srtt_ms"] == [2.0, 5.0] and s["acked"] == [100, 200], "mean srtt per bin, last acked", s)
+
+# a trace: 2 opportunities per 1 ms loop = 2 x 1500 B per ms = 24 Mbit/s
+with tempfile.NamedTemporaryFile("w", suffix=".trace", delete=False) as f:
+    f.write("# two per millisecond\n1\n1\n")
+ok(near(report.trace_capacity_mbit(f.name), 24.0, 1e-9), "2 per ms is 24 Mbit/s, '#' lines skipped as linkem does",
+   report.trace_capacity_mbit(f.name))
+with open(f.name, "w") as g:
+    g.write("10\n20\n30\n40\n")	# 4 per 40 ms = 1.2 Mbit/s; over 0.02 s: 2 of them
+ok(near(report.trace_capacity_mbit(f.name, seconds=0.02), 2 * 12000 / 0.02 / 1e6),
+   "the first 20 ms hold 2 opportunities", report.trace_capacity_mbit(f.name, seconds=0.02))
+os.unlink(f.name)
+
+# t90: receiver intervals of 0.2 s; 10 Mbit/s capacity -> target 0.9 x
+# 10e6 x 1448/1500 / 8 B/s = 1,086,000 B per 1 s window.  At 0.25 MB per
+# 0.2 s (1.25 MB/s) from 1 s on, the window ending at 2.0 s is the first full one
+rx = [[round(0.2 * (i + 1), 3), 0 if i < 5 else 250000] for i in range(20)]
+ok(near(report.t90({"rx": rx}, 10.0), 2.0), "t90: the first 1 s window at 90 % ends at 2.0 s",
+   report.t90({"rx": rx}, 10.0))
+ok(report.t90({"rx": [[0.2 * (i + 1), 1000] for i in range(20)]}, 10.0) is None, "never at 90 %: None")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
