@@ -203,6 +203,17 @@ static void test_codel(void)
 	next = (double)t / 1e6 + 100 / sqrt(n - 1);
 	ok(fabs((double)d.cd_drop_next / 1e6 - next) < 0.01, "next drop at interval / sqrt(count) (%.2f ms)",
 	   next - (double)t / 1e6);
+
+	/* out again before that next drop, and back after one interval: the
+	 * schedule is less than 16 intervals behind, so again count -
+	 * lastcount */
+	n = d.cd_count;
+	t += MS(1);
+	codel_drop(&d, MS(1), t);
+	d.cd_count = n + 5;	/* as if 5 more drops had followed */
+	for (t += MS(1); !codel_drop(&d, MS(10), t) && t < MS(5000); t += MS(1))
+		;
+	is_u(d.cd_count, 5, "and again: count - lastcount (5)");
 }
 
 int main(void)

@@ -213,7 +213,8 @@ static bool codel_drop(struct dir *d, u64 sojourn, u64 t)
 	/* back soon after a dropping state: resume at the rate that state
 	 * added (RFC 8289 section 5.5: count - lastcount), not from 1 */
 	delta = d->cd_count - d->cd_last_count;
-	if (delta > 1 && t - d->cd_drop_next < 16 * d->cf->codel_interval_ns)
+	/* signed: drop_next may still be ahead, which counts as recent */
+	if (delta > 1 && (int64_t)(t - d->cd_drop_next) < (int64_t)(16 * d->cf->codel_interval_ns))
 		d->cd_count = delta;
 	else
 		d->cd_count = 1;
