@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "linkem.h"
 #include "ring.h"
+#include "ecn.h"
 
 #define READ_BATCH	64
 #define MAX_SLEEP_NS	(50 * NSEC_PER_MSEC)	/* re-check the stop flag */
@@ -362,6 +363,12 @@ static void enqueue(struct dir *d, u32 idx, u64 t)
 		drop(d, idx, DROP_QUEUE, t);
 		return;
 	}
+	/* ECN step marking on the instantaneous queue at arrival, as DCTCP's
+	 * switches do: it will wait at least the threshold's transmission time */
+	if (((d->cf->ecn_pkts && waiting >= d->cf->ecn_pkts) ||
+	     (d->cf->ecn_bytes && wbytes >= d->cf->ecn_bytes)) &&
+	    ecn_mark_ce(s->data, s->len))
+		d->st.ce_marked++;
 	ring_push(&d->q, idx);
 	d->q_bytes += s->len;
 	if (!d->head_started)

@@ -123,6 +123,8 @@ struct dir_conf {
 	u32 ge_loss_good, ge_loss_bad;
 	u64 limit_pkts;		/* 0: no limit */
 	u64 limit_bytes;
+	u64 ecn_pkts;		/* CE-mark ECT packets that find this many waiting; 0: off */
+	u64 ecn_bytes;		/* the same in bytes */
 	bool codel;
 	u64 codel_target_ns, codel_interval_ns;
 	u32 reorder;		/* chance to skip the delay line */
@@ -181,6 +183,7 @@ struct counters {
 	u64 pkts_in, bytes_in;
 	u64 pkts_out, bytes_out;
 	u64 dups;
+	u64 ce_marked;		/* ECT packets turned CE (--ecn-threshold) */
 	u64 drop[NDROP];
 	u64 late_writes;	/* written more than 100 us after t_out */
 	struct hist qdelay;	/* wait in the bottleneck queue */

@@ -29,6 +29,7 @@ void usage(FILE *f)
 "                       loss B in bad (default 1), G in good (default 0)\n"
 "  --queue N|BYTES      droptail limit: 100 (packets), 30kB, 64KiB, 20000B\n"
 "  --codel TARGET[,INTERVAL]  CoDel at the bottleneck (interval 100ms)\n"
+"  --ecn-threshold N|BYTES  mark ECT packets CE that find N (BYTES) waiting\n"
 "  --reorder P          chance a packet skips the delay line\n"
 "  --dup P              chance a packet is duplicated\n"
 "  --port-delay PORT:TIME  packets from/to PORT use this delay instead\n"

@@ -210,7 +210,8 @@ static int parse_port_delay(char *s, struct dir_conf *d)
 
 enum link_opt {
 	L_RATE, L_TRACE, L_DELAY, L_JITTER, L_JREORDER, L_LOSS, L_GILBERT,
-	L_QUEUE, L_CODEL, L_REORDER, L_DUP, L_PORTDELAY, L_EVENT, L_LOG, NLINK
+	L_QUEUE, L_CODEL, L_REORDER, L_DUP, L_PORTDELAY, L_EVENT, L_LOG,
+	L_ECN, NLINK
 };
 
 static const struct {
@@ -224,6 +225,7 @@ static const struct {
 	[L_CODEL] = { "codel", 1 }, [L_REORDER] = { "reorder", 1 },
 	[L_DUP] = { "dup", 1 }, [L_PORTDELAY] = { "port-delay", 1 },
 	[L_EVENT] = { "event", 1 }, [L_LOG] = { "log", 1 },
+	[L_ECN] = { "ecn-threshold", 1 },
 };
 
 enum global_opt {
@@ -323,6 +325,12 @@ static int apply_link_opt(struct conf *c, struct dir_conf *d, int opt,
 		d->codel = true;
 		return parse_time(buf, &d->codel_target_ns);
 	}
+	case L_ECN:
+		/* the queue's forms; 0 would mark every ECT packet: refused */
+		if (parse_queue(arg, &d->ecn_pkts, &d->ecn_bytes) ||
+		    (!d->ecn_pkts && !d->ecn_bytes))
+			return -1;
+		return 0;
 	case L_REORDER:
 		return parse_prob(arg, &d->reorder);
 	case L_DUP:

@@ -27,10 +27,12 @@ static void print_dir(FILE *f, const struct dir *d)
 	int i;
 
 	fprintf(f, "\"%s\":{\"pkts_in\":%llu,\"bytes_in\":%llu,\"pkts_out\":%llu,"
-		"\"bytes_out\":%llu,\"dups\":%llu,\"late_writes\":%llu,\"drops\":{",
+		"\"bytes_out\":%llu,\"dups\":%llu,\"late_writes\":%llu,\"ce_marked\":%llu,"
+		"\"drops\":{",
 		d->name, (unsigned long long)c->pkts_in, (unsigned long long)c->bytes_in,
 		(unsigned long long)c->pkts_out, (unsigned long long)c->bytes_out,
-		(unsigned long long)c->dups, (unsigned long long)c->late_writes);
+		(unsigned long long)c->dups, (unsigned long long)c->late_writes,
+		(unsigned long long)c->ce_marked);
 	for (i = 0; i < NDROP; i++) {
 		fprintf(f, "\"%s\":%llu,", cause[i], (unsigned long long)c->drop[i]);
 		total += c->drop[i];
