@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Illinois as a BPF program.
+ *
+ * Shao Liu, Tamer Basar, R. Srikant, "TCP-Illinois: A Loss and Delay-Based
+ * Congestion Control Algorithm for High-Speed Networks", VALUETOOLS 2006 and
+ * Performance Evaluation 65(6-7):417-440, 2008.  Follows Linux's
+ * net/ipv4/tcp_illinois.c (6.x, microsecond RTTs).  Loss still drives the
+ * window (AIMD), delay sets its two constants once per RTT: with an empty
+ * queue cwnd grows by alpha = 10 segments per RTT and a loss takes only
+ * beta = 1/8 of it; as the average queueing delay of the last RTT nears the
+ * largest ever seen, alpha falls to 0.3 and beta rises to 1/2.  Below
+ * win_thresh segments, and after a timeout, it is Reno (1 and 1/2).  The
+ * arithmetic is in include/illinois.h, unit-tested by
+ * tests/unit/test_illinois.c.
+ *
+ * Where this BPF version departs from the kernel module, and why:
+ *  - The module's tunables (win_thresh, theta) are BPF globals
+ *    (include/illinois.h) instead of module parameters; theta is limited
+ *    to 0..255, since the module counts low-delay RTTs in a u8 and a larger
+ *    theta would never be reached.
+ *  - get_info (tcpvegas_info: enabled, rttcnt, minrtt = BaseRTT, rtt = the
+ *    average of this RTT) is refused for BPF; the iterator at the end prints
+ *    those fields and the rest of the state.
+ *  - Two extra state fields, da and dm of the last update (us), for the
+ *    iterator.
+ *  - The 64-bit division of the sample sum (do_div in the module) is a
+ *    plain u64 division, which BPF has (unsigned); the products in
+ *    include/illinois.h are 64-bit where the module's are u32 (the same
+ *    within the module's 3.36 s RTT cap, and for snd_cwnd_cnt below
+ *    3.3 million segments).
+ *  - The after() sequence comparison, a macro, is written out.
+ *  - Each loss decision is sent to the events ring (--events): v0 = cwnd,
+ *    v1 = the new ssthresh, v2 = beta (1/64), v3 = alpha (1/128).
+ * Kept as in the module: max_rtt (and so dm) is never aged; the additive
+ * increase counts the segments of the ACK's pkts_acked() and 1 on ACKs
+ * without one; undo is Reno's (the kfunc tcp_reno_undo_cwnd).
+ */
+#include "tcpca.bpf.h"
+#include "tcpca_observe.bpf.h"
+#include "tcpca_params.h"
+#include "illinois.h"
+
+char _license[] SEC("license") = "GPL";
+
+TCPCA_PARAMS(illinois_params, ILLINOIS_PARAMS);
+
+/* The module's struct illinois, plus da and dm for the iterator. */
+struct illinois_ca {
+	u64 sum_rtt;		/* sum of this RTT's samples, us */
+	u16 cnt_rtt;		/* samples this RTT */
+	u32 base_rtt;		/* smallest sample ever, us; ILLINOIS_RTT_NONE = none */
+	u32 max_rtt;		/* largest sample ever, us (capped at ILLINOIS_RTT_MAX) */
+	u32 end_seq;		/* sequence number: the RTT ends when it is acked */
+	u32 alpha;		/* additive increase, segments per RTT in 1/128 */
+	u32 beta;		/* multiplicative decrease, fraction of cwnd in 1/64 */
+	u16 acked;		/* segments acked by the current ACK (pkts_acked) */
+	u8 rtt_above;		/* 1 once the delay went above d1 (alpha's hysteresis) */
+	u8 rtt_low;		/* RTTs in a row with the delay at most d1 since */
+	u32 da;			/* average queueing delay at the last update, us */
+	u32 dm;			/* largest queueing delay at the last update, us */
+};
+TCPCA_STATE_FITS(struct illinois_ca);
+
+static __always_inline bool after(u32 seq1, u32 seq2)
+{
+	return (s32)(seq2 - seq1) < 0;
+}
+
+/* A new RTT: its end, and empty sums. */
+static __always_inline void illinois_rtt_reset(struct sock *sk, struct illinois_ca *ca)
+{
+	ca->end_seq = tcp_sk(sk)->snd_nxt;
+	ca->cnt_rtt = 0;
+	ca->sum_rtt = 0;
+}
+
+void TCPCA_OPS(illinois_init, struct sock *sk)
+{
+	struct illinois_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(init);
+	ca->alpha = ILLINOIS_ALPHA_MAX;
+	ca->beta = ILLINOIS_BETA_BASE;
+	ca->base_rtt = ILLINOIS_RTT_NONE;
+	ca->max_rtt = 0;
+	ca->acked = 0;
+	ca->rtt_low = 0;
+	ca->rtt_above = 0;
+	ca->da = 0;
+	ca->dm = 0;
+	illinois_rtt_reset(sk, ca);
+}
+
+/* Per ACK: its segment count, and its RTT into the min, max and sum. */
+void TCPCA_OPS(illinois_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+	struct illinois_ca *ca = inet_csk_ca(sk);
+	u32 rtt;
+
+	TCPCA_COUNT(pkts_acked);
+	ca->acked = (u16)sample->pkts_acked;
+	if (sample->rtt_us < 0)
+		return;				/* no sample (duplicate ACK) */
+	rtt = illinois_rtt_sample((u32)sample->rtt_us);
+	if (rtt < ca->base_rtt)
+		ca->base_rtt = rtt;
+	if (rtt > ca->max_rtt)
+		ca->max_rtt = rtt;
+	ca->cnt_rtt++;
+	ca->sum_rtt += rtt;
+}
+
+/* Once per RTT: alpha and beta from this RTT's delay. */
+static __always_inline void illinois_update(struct sock *sk, struct illinois_ca *ca)
+{
+	if (tcp_sk(sk)->snd_cwnd < params.win_thresh) {
+		ca->alpha = ILLINOIS_ALPHA_BASE;
+		ca->beta = ILLINOIS_BETA_BASE;
+	} else if (ca->cnt_rtt > 0) {
+		struct illinois_alpha_state s = {
+			.alpha = ca->alpha, .rtt_above = ca->rtt_above, .rtt_low = ca->rtt_low,
+		};
+		u32 dm = ca->max_rtt - ca->base_rtt;
+		u32 da = illinois_avg_delay(ca->sum_rtt, ca->cnt_rtt, ca->base_rtt);
+
+		ca->alpha = illinois_alpha(&s, da, dm, params.theta);
+		ca->rtt_above = s.rtt_above;
+		ca->rtt_low = s.rtt_low;
+		ca->beta = illinois_beta(da, dm);
+		ca->da = da;
+		ca->dm = dm;
+	}
+	illinois_rtt_reset(sk, ca);
+}
+
+void TCPCA_OPS(illinois_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct illinois_ca *ca = inet_csk_ca(sk);
+	struct illinois_window w;
+
+	TCPCA_COUNT(cong_avoid);
+	if (after(ack, ca->end_seq))
+		illinois_update(sk, ca);
+
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+
+	if (tcp_in_slow_start(tp)) {
+		tcp_slow_start(tp, acked);
+		return;
+	}
+	/* cwnd += alpha / cwnd, counting the segments pkts_acked() saw */
+	w.cwnd = tp->snd_cwnd;
+	w.cwnd_cnt = tp->snd_cwnd_cnt;
+	illinois_ai(&w, ca->acked, ca->alpha, tp->snd_cwnd_clamp);
+	ca->acked = 1;
+	tp->snd_cwnd = w.cwnd;
+	tp->snd_cwnd_cnt = w.cwnd_cnt;
+}
+
+/* Event record kinds (tcpca-load --events). */
+enum { ILLINOIS_EV_LOSS = 1 };	/* v0 = cwnd, v1 = new ssthresh, v2 = beta/64, v3 = alpha/128 */
+
+/* Multiplicative decrease by this RTT's beta. */
+u32 TCPCA_OPS(illinois_ssthresh, struct sock *sk)
+{
+	const struct illinois_ca *ca = inet_csk_ca(sk);
+	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = illinois_calc_ssthresh(cwnd, ca->beta);
+
+	TCPCA_COUNT(ssthresh);
+	tcpca_event(sk, ILLINOIS_EV_LOSS, cwnd, ssthresh, ca->beta, ca->alpha);
+	return ssthresh;
+}
+
+/* A timeout: Reno's constants, and the delay history of alpha forgotten. */
+void TCPCA_OPS(illinois_set_state, struct sock *sk, u8 new_state)
+{
+	struct illinois_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss) {
+		TCPCA_COUNT(rto);
+		ca->alpha = ILLINOIS_ALPHA_BASE;
+		ca->beta = ILLINOIS_BETA_BASE;
+		ca->rtt_low = 0;
+		ca->rtt_above = 0;
+		illinois_rtt_reset(sk, ca);
+	}
+}
+
+u32 TCPCA_OPS(illinois_undo_cwnd, struct sock *sk)
+{
+	TCPCA_COUNT(undo_cwnd);
+	return tcp_reno_undo_cwnd(sk);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops illinois = {
+	.init		= (void *)illinois_init,
+	.pkts_acked	= (void *)illinois_pkts_acked,
+	.cong_avoid	= (void *)illinois_cong_avoid,
+	.ssthresh	= (void *)illinois_ssthresh,
+	.set_state	= (void *)illinois_set_state,
+	.undo_cwnd	= (void *)illinois_undo_cwnd,
+	.name		= "illinois",
+};
+
+static __always_inline void illinois_print_state(struct seq_file *seq, const struct illinois_ca *ca)
+{
+	u64 avg = ca->cnt_rtt ? ca->sum_rtt / (u64)ca->cnt_rtt : 0;
+
+	BPF_SEQ_PRINTF(seq, " alpha_x128=%u beta_x64=%u base_rtt_us=%u max_rtt_us=%u",
+		       ca->alpha, ca->beta, ca->base_rtt, ca->max_rtt);
+	BPF_SEQ_PRINTF(seq, " rtt_cnt=%u avg_rtt_us=%llu da_us=%u dm_us=%u", ca->cnt_rtt, avg,
+		       ca->da, ca->dm);
+	BPF_SEQ_PRINTF(seq, " rtt_above=%u rtt_low=%u acked_pkts=%u", ca->rtt_above, ca->rtt_low,
+		       ca->acked);
+}
+
+TCPCA_SOCKETS(struct illinois_ca, illinois_print_state);

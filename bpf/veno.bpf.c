@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Veno as a BPF program.
+ *
+ * Cheng Peng Fu, Soung C. Liew, "TCP Veno: TCP Enhancement for Transmission
+ * over Wireless Access Networks", IEEE JSAC 21(2):216-228, February 2003.
+ * Follows Linux's net/ipv4/tcp_veno.c (6.x, microsecond RTTs).  Veno is Reno
+ * that reads the Vegas queue estimate N = cwnd * (RTT - BaseRTT) / RTT to
+ * tell a random loss from a congestive one: below beta queued packets a
+ * loss cuts the window by a fifth, at or above it by half; in congestion
+ * avoidance the window grows one segment per RTT below beta and one every
+ * other RTT above.  BaseRTT is the smallest RTT sample ever seen, RTT the
+ * smallest of the current ACK's samples.  The arithmetic is in
+ * include/veno.h, unit-tested by tests/unit/test_veno.c.
+ *
+ * Where this BPF version departs from the kernel module, and why:
+ *  - beta, a constant of the module (3 packets), is a tunable with that
+ *    default, as HighSpeed's cwnd cap is (include/veno.h).
+ *  - One extra state field, rtt, keeps the RTT of the last estimate for the
+ *    iterator (the module's minrtt is reset after every ACK, so it would
+ *    always read "none").
+ *  - The loss ssthresh multiplies in 64 bits (the module's u32 cwnd * 4
+ *    wraps beyond 2^30 segments).
+ *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
+ *    writes of snd_cwnd.
+ *  - Each loss decision is sent to the events ring (--events): v0 = cwnd,
+ *    v1 = the new ssthresh, v2 = diff (1/2 packets), v3 = 1 if congestive.
+ *  - The module has no get_info; the iterator at the end prints the state.
+ * Kept as in the module, though they surprise:
+ *  - the RTT filter is reset after every congestion-avoidance ACK, not once
+ *    per RTT, so N is that ACK's; an ACK without an RTT sample leaves it at
+ *    "none" and reads as a queue of nearly the whole window (congestive);
+ *  - the sample count is never reset (the module's reset is commented
+ *    out), so the "fewer than 3 samples: Reno" rule only acts at a
+ *    connection's start (and for 3 ACKs each time the u16 count wraps);
+ *  - N is in half packets, truncated, which moves the congestive threshold
+ *    to N > beta - 1/2 (include/veno.h);
+ *  - undo is Reno's (the kfunc tcp_reno_undo_cwnd).
+ */
+#include "tcpca.bpf.h"
+#include "tcpca_observe.bpf.h"
+#include "tcpca_params.h"
+#include "veno.h"
+
+char _license[] SEC("license") = "GPL";
+
+TCPCA_PARAMS(veno_params, VENO_PARAMS);
+
+/* The module's struct veno, plus the RTT of the last estimate. */
+struct veno_ca {
+	u8 doing_veno_now;	/* 1 in TCP_CA_Open; 0 = plain Reno (CWR, recovery, loss) */
+	u16 cnt_rtt;		/* RTT samples seen (never reset, as in the module) */
+	u32 min_rtt;		/* smallest RTT of this ACK (+1), us; VENO_RTT_NONE = none */
+	u32 base_rtt;		/* smallest RTT ever seen (+1), us; VENO_RTT_NONE = none */
+	u32 inc;		/* congestive state: 1 = the next window's worth of ACKs grows cwnd */
+	u32 diff;		/* last N, 1/2 packets (ssthresh reads it at a loss) */
+	u32 rtt;		/* RTT of that estimate (+1), us (for the iterator) */
+};
+TCPCA_STATE_FITS(struct veno_ca);
+
+/* Veno restarts after recovery and an RTO: a fresh RTT filter. */
+static __always_inline void veno_enable(struct veno_ca *ca)
+{
+	ca->doing_veno_now = 1;
+	ca->min_rtt = VENO_RTT_NONE;
+}
+
+/* A new connection, or a restart after idle: BaseRTT is learnt again. */
+static __always_inline void veno_reset(struct veno_ca *ca)
+{
+	ca->base_rtt = VENO_RTT_NONE;
+	ca->inc = 1;
+	veno_enable(ca);
+}
+
+void TCPCA_OPS(veno_init, struct sock *sk)
+{
+	TCPCA_COUNT(init);
+	veno_reset(inet_csk_ca(sk));
+}
+
+/* Two minimum filters: over all time (BaseRTT) and over this ACK. */
+void TCPCA_OPS(veno_pkts_acked, struct sock *sk, const struct ack_sample *sample)
+{
+	struct veno_ca *ca = inet_csk_ca(sk);
+	u32 vrtt;
+
+	TCPCA_COUNT(pkts_acked);
+	if (sample->rtt_us < 0)
+		return;
+	vrtt = (u32)sample->rtt_us + 1;		/* never 0 */
+	if (vrtt < ca->base_rtt)
+		ca->base_rtt = vrtt;
+	if (vrtt < ca->min_rtt)
+		ca->min_rtt = vrtt;
+	ca->cnt_rtt++;
+}
+
+/* Reno's growth below beta, one segment every other RTT at or above it. */
+static __always_inline void veno_grow(struct sock *sk, struct veno_ca *ca, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct veno_window w;
+
+	ca->rtt = ca->min_rtt;
+	ca->diff = veno_diff(tp->snd_cwnd, ca->base_rtt, ca->min_rtt);
+
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			goto done;
+	}
+	if (!veno_congestive(ca->diff, params.beta)) {
+		tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+	} else {
+		w.cwnd = tp->snd_cwnd;
+		w.cwnd_cnt = tp->snd_cwnd_cnt;
+		veno_congestive_ai(&w, &ca->inc, acked, tp->snd_cwnd_clamp);
+		tp->snd_cwnd = w.cwnd;
+		tp->snd_cwnd_cnt = w.cwnd_cnt;
+	}
+done:
+	if (tp->snd_cwnd < 2)
+		tp->snd_cwnd = 2;
+	else if (tp->snd_cwnd > tp->snd_cwnd_clamp)
+		tp->snd_cwnd = tp->snd_cwnd_clamp;
+}
+
+void TCPCA_OPS(veno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	struct veno_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(cong_avoid);
+	if (!ca->doing_veno_now) {
+		tcp_reno_cong_avoid(sk, ack, acked);
+		return;
+	}
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+
+	if (ca->cnt_rtt < VENO_MIN_SAMPLES)
+		tcp_reno_cong_avoid(sk, ack, acked);	/* too few samples to judge */
+	else
+		veno_grow(sk, ca, acked);
+	/* The next ACK's samples start a fresh filter. */
+	ca->min_rtt = VENO_RTT_NONE;
+}
+
+/* Event record kinds (tcpca-load --events). */
+enum { VENO_EV_LOSS = 1 };	/* v0 = cwnd, v1 = new ssthresh, v2 = diff (1/2 pkts), v3 = congestive */
+
+/* The loss: random (cut by 1/5) or congestive (halve), by the last N. */
+u32 TCPCA_OPS(veno_ssthresh, struct sock *sk)
+{
+	const struct veno_ca *ca = inet_csk_ca(sk);
+	u32 cwnd = tcp_sk(sk)->snd_cwnd, beta = params.beta;
+	u32 ssthresh = veno_calc_ssthresh(cwnd, ca->diff, beta);
+
+	TCPCA_COUNT(ssthresh);
+	tcpca_event(sk, VENO_EV_LOSS, cwnd, ssthresh, ca->diff, veno_congestive(ca->diff, beta));
+	return ssthresh;
+}
+
+/* Veno only in Open; during CWR, recovery and loss the stack's Reno rules. */
+void TCPCA_OPS(veno_set_state, struct sock *sk, u8 new_state)
+{
+	struct veno_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss)
+		TCPCA_COUNT(rto);
+	if (new_state == TCP_CA_Open)
+		veno_enable(ca);
+	else
+		ca->doing_veno_now = 0;
+}
+
+/* Restart after idle: the old BaseRTT says nothing now. */
+void TCPCA_OPS(veno_cwnd_event, struct sock *sk, enum tcp_ca_event event)
+{
+	TCPCA_COUNT(cwnd_event);
+	if (event == CA_EVENT_CWND_RESTART || event == CA_EVENT_TX_START)
+		veno_reset(inet_csk_ca(sk));
+}
+
+u32 TCPCA_OPS(veno_undo_cwnd, struct sock *sk)
+{
+	TCPCA_COUNT(undo_cwnd);
+	return tcp_reno_undo_cwnd(sk);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops veno = {
+	.init		= (void *)veno_init,
+	.pkts_acked	= (void *)veno_pkts_acked,
+	.cong_avoid	= (void *)veno_cong_avoid,
+	.ssthresh	= (void *)veno_ssthresh,
+	.set_state	= (void *)veno_set_state,
+	.cwnd_event	= (void *)veno_cwnd_event,
+	.undo_cwnd	= (void *)veno_undo_cwnd,
+	.name		= "veno",
+};
+
+static __always_inline void veno_print_state(struct seq_file *seq, const struct veno_ca *ca)
+{
+	BPF_SEQ_PRINTF(seq, " enabled=%u base_rtt_us=%u rtt_us=%u rtt_cnt=%u",
+		       ca->doing_veno_now, ca->base_rtt, ca->rtt, ca->cnt_rtt);
+	BPF_SEQ_PRINTF(seq, " diff_half_pkts=%u congestive=%u inc=%u", ca->diff,
+		       veno_congestive(ca->diff, params.beta), ca->inc);
+}
+
+TCPCA_SOCKETS(struct veno_ca, veno_print_state);
