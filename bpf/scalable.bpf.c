@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scalable TCP (Tom Kelly, SIGCOMM CCR 2003) as a BPF program.
+ *
+ * Follows Linux's net/ipv4/tcp_scalable.c.  In congestion avoidance the
+ * window grows by a = 0.01 segment per segment acked (1% per RTT, one
+ * segment per 100 acked) and a loss takes away b = 1/8 of it, so the time to
+ * regain a loss is some 13 RTTs at any window, where Reno needs W/2 RTTs.
+ * Below 100 segments the increase is Reno's 1/cwnd per segment, which is the
+ * larger there.  The arithmetic and its relation to the paper are in
+ * include/scalable.h, checked by tests/unit/test_scalable.c.
+ *
+ * Where this BPF version departs from the kernel module, and why:
+ *  - The module's constants TCP_SCALABLE_AI_CNT (100) and
+ *    TCP_SCALABLE_MD_SCALE (3) are the tunables ai_cnt and md_shift, with
+ *    those defaults, read on every use (--set acts on existing sockets).
+ *  - The module keeps no state; this one records the window and the ssthresh
+ *    of the last loss for the iterator, and sends each loss to --events.
+ *  - init and set_state exist only to clear that record and to count
+ *    sockets and timeouts; the module has neither hook.
+ *  - As in the module: slow start is the kernel's, the increase counts
+ *    segments acked (tcp_cong_avoid_ai), undo is Reno's max(cwnd,
+ *    prior_cwnd) (the kfunc).
+ */
+#include "tcpca.bpf.h"
+#include "tcpca_observe.bpf.h"
+#include "tcpca_params.h"
+#include "scalable.h"
+
+char _license[] SEC("license") = "GPL";
+
+TCPCA_PARAMS(scalable_params, SCALABLE_PARAMS);
+
+struct scalable_ca {
+	u32 loss_cwnd;		/* cwnd at the last ssthresh() call, packets; 0 = none yet */
+	u32 loss_ssthresh;	/* what that call returned, packets */
+	u32 losses;		/* ssthresh() calls on this socket */
+};
+TCPCA_STATE_FITS(struct scalable_ca);
+
+/* Event record kinds (tcpca-load --events). */
+enum { SCALABLE_EV_LOSS = 1 };	/* v0 = cwnd at the loss, v1 = new ssthresh */
+
+void TCPCA_OPS(scalable_init, struct sock *sk)
+{
+	struct scalable_ca *ca = inet_csk_ca(sk);
+
+	TCPCA_COUNT(init);
+	ca->loss_cwnd = 0;
+	ca->loss_ssthresh = 0;
+	ca->losses = 0;
+}
+
+/* Slow start, then one segment per min(cwnd, ai_cnt) segments acked. */
+void TCPCA_OPS(scalable_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	TCPCA_COUNT(cong_avoid);
+	if (!tcp_is_cwnd_limited(sk))
+		return;
+
+	if (tcp_in_slow_start(tp)) {
+		acked = tcp_slow_start(tp, acked);
+		if (!acked)
+			return;
+	}
+	tcp_cong_avoid_ai(tp, scalable_calc_ai_cnt(tp->snd_cwnd, &params), acked);
+}
+
+/* Multiplicative decrease by b = 1/2^md_shift (1/8). */
+u32 TCPCA_OPS(scalable_ssthresh, struct sock *sk)
+{
+	struct scalable_ca *ca = inet_csk_ca(sk);
+	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = scalable_calc_ssthresh(cwnd, &params);
+
+	TCPCA_COUNT(ssthresh);
+	ca->loss_cwnd = cwnd;
+	ca->loss_ssthresh = ssthresh;
+	ca->losses++;
+	tcpca_event(sk, SCALABLE_EV_LOSS, cwnd, ssthresh, 0, 0);
+	return ssthresh;
+}
+
+void TCPCA_OPS(scalable_set_state, struct sock *sk, u8 new_state)
+{
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss)
+		TCPCA_COUNT(rto);
+}
+
+/* As the module: Reno's undo, max(cwnd, prior_cwnd). */
+u32 TCPCA_OPS(scalable_undo_cwnd, struct sock *sk)
+{
+	TCPCA_COUNT(undo_cwnd);
+	return tcp_reno_undo_cwnd(sk);
+}
+
+SEC(".struct_ops")
+struct tcp_congestion_ops scalable = {
+	.init		= (void *)scalable_init,
+	.cong_avoid	= (void *)scalable_cong_avoid,
+	.ssthresh	= (void *)scalable_ssthresh,
+	.set_state	= (void *)scalable_set_state,
+	.undo_cwnd	= (void *)scalable_undo_cwnd,
+	.name		= "scalable",
+};
+
+static __always_inline void scalable_print_state(struct seq_file *seq, const struct scalable_ca *ca)
+{
+	BPF_SEQ_PRINTF(seq, " ai_cnt_pkts=%u loss_cwnd_pkts=%u loss_ssthresh_pkts=%u losses=%u",
+		       params.ai_cnt, ca->loss_cwnd, ca->loss_ssthresh, ca->losses);
+}
+
+TCPCA_SOCKETS(struct scalable_ca, scalable_print_state);
