@@ -3,7 +3,9 @@
 # 10 x BDP): it keeps only alpha..beta packets queued, so its RTT stays near
 # the base RTT while it still fills the link; bpf_reno and cubic, measured
 # the same way on identical links, fill the buffer (RTT many times the base).
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 75 iperf3 jq
 
@@ -57,19 +59,20 @@ run "$VEGAS" vegas || bail_out "vegas flow failed"
 run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 run cubic cubic || bail_out "cubic flow failed"
 
+declare -A R G
 for tag in vegas reno cubic; do
-	declare "R_$tag=$(rtt $tag)" "G_$tag=$(bh_goodput $tag)"
+	R[$tag]=$(rtt $tag) G[$tag]=$(bh_goodput $tag)
 done
-diag "vegas: $R_vegas goodput=${G_vegas} Mbit/s"
-diag "reno:  $R_reno goodput=${G_reno} Mbit/s"
-diag "cubic: $R_cubic goodput=${G_cubic} Mbit/s"
+diag "vegas: ${R[vegas]} goodput=${G[vegas]} Mbit/s"
+diag "reno:  ${R[reno]} goodput=${G[reno]} Mbit/s"
+diag "cubic: ${R[cubic]} goodput=${G[cubic]} Mbit/s"
 diag "vegas state (last sample): $(tail -n 1 "$TB_DIR/vegas.iter" 2>/dev/null | cut -d' ' -f4-)"
 
-vp50=$(kv p50 "$R_vegas") vp95=$(kv p95 "$R_vegas")
-rp50=$(kv p50 "$R_reno") cp50=$(kv p50 "$R_cubic")
+vp50=$(kv p50 "${R[vegas]}") vp95=$(kv p95 "${R[vegas]}")
+rp50=$(kv p50 "${R[reno]}") cp50=$(kv p50 "${R[cubic]}")
 
 # Vegas: the link full (>= 85% of 10 Mbit/s) with only a few packets queued
-cmp_ok "$G_vegas" '>=' 8.5 "vegas uses the link: goodput ${G_vegas} Mbit/s >= 85% of 10"
+cmp_ok "${G[vegas]}" '>=' 8.5 "vegas uses the link: goodput ${G[vegas]} Mbit/s >= 85% of 10"
 cmp_ok "$(qdelay "$vp50")" '<' 10 \
 	"vegas: median queueing delay below 10 ms (RTT p50 ${vp50} ms, base ${BASE_MS} ms)"
 cmp_ok "$vp95" '<' $((BASE_MS + 15)) "vegas: RTT p95 ${vp95} ms stays within 15 ms of the base"
@@ -79,7 +82,7 @@ cmp_ok "$(qdelay "$rp50")" '>' 50 \
 	"bpf_reno fills the buffer: queueing delay > 50 ms (RTT p50 ${rp50} ms)"
 cmp_ok "$(qdelay "$cp50")" '>' 50 \
 	"cubic fills the buffer: queueing delay > 50 ms (RTT p50 ${cp50} ms)"
-cmp_ok "$G_reno" '>=' 8.5 "bpf_reno uses the link too (${G_reno} Mbit/s): the comparison is fair"
+cmp_ok "${G[reno]}" '>=' 8.5 "bpf_reno uses the link too (${G[reno]} Mbit/s): the comparison is fair"
 vq=$(qdelay "$vp50") rq=$(qdelay "$rp50")
 cmp_ok "$(awk -v v="$vq" -v r="$rq" 'BEGIN { if (v == "none" || r == "none") print "none"; else print r / (v > 0.5 ? v : 0.5) }')" \
 	'>=' 5 "vegas queues at least 5x less than bpf_reno (${vq} ms vs ${rq} ms)"

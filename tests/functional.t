@@ -4,15 +4,18 @@
 # (only with --allow), and unregisters without leaving anything behind.
 # Registered both ways the kernel allows: by link (6.4+, what the loader picks
 # there) and by map update (what it picks before 6.4; still accepted later).
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root
 time_limit 400
 use_test_pin_dir
 
-available() { tr ' \t' '\n\n' < /proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
-allowed() { tr ' \t' '\n\n' < /proc/sys/net/ipv4/tcp_allowed_congestion_control | grep -qx "$1"; }
+available() { tr '[:blank:]' '\n' < /proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
+allowed() { tr '[:blank:]' '\n' < /proc/sys/net/ipv4/tcp_allowed_congestion_control | grep -qx "$1"; }
 
 C=${RUN_ID}c S=${RUN_ID}s
 veth_pair "$C" "$S" || bail_out "cannot build the namespaces"

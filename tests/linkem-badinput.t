@@ -1,7 +1,10 @@
 #!/bin/bash
 # Bad input: one clear line on stderr, a non-zero exit, nothing left behind.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 30
@@ -14,7 +17,7 @@ ns_create "$A" && ns_create "$B" || bail_out "no namespaces"
 
 refuses() {	# EREGEX LINKEM_ARGS...: exit != 0, one stderr line matching
 	local re=$1 rc err; shift
-	timeout 10 $RUNAS "$LINKEM" "$@" 2>"$TB_DIR/err" >/dev/null
+	timeout 10 "${RUNAS[@]}" "$LINKEM" "$@" 2>"$TB_DIR/err" >/dev/null
 	rc=$?
 	err=$(cat "$TB_DIR/err")
 	cmp_ok "$rc" '>' 0 "refused: linkem $* (exit $rc)"
@@ -29,9 +32,9 @@ refuses "no network namespace 'tcpca-$RUN_ID-missing'" "$A" "$(tb_ns missing)"
 refuses "need exactly two namespaces" "$A"
 printf 'x\n' >"$TB_DIR/badtrace"
 refuses "badtrace:1: not a non-decreasing ms timestamp" --trace "$TB_DIR/badtrace" "$A" "$B"
-RUNAS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 refuses 'needs root' "$A" "$B"
-RUNAS=
+RUNAS=()
 
 # A's device was made before B was found missing: it must be gone again
 ip -n "$A" link show linkem0 >/dev/null 2>&1

@@ -1,8 +1,11 @@
 #!/bin/bash
 # linkem's one-way delay, seen by ping and by its own counters.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 40

@@ -1,7 +1,10 @@
 #!/bin/bash
 # Same seed, same drops; another seed, other drops.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 40

@@ -1,8 +1,11 @@
 #!/bin/bash
 # i.i.d. and Gilbert-Elliott loss, duplication, link-down events.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"

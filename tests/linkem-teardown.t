@@ -1,8 +1,11 @@
 #!/bin/bash
 # Nothing survives a test: not after success, not after a signal, not
 # after linkem itself is killed.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
@@ -28,7 +31,7 @@ leftovers() {	# RUN_ID LINKEM_PID PROBE_INSTANCE: what is left, one word each
 	kill -0 "$2" 2>/dev/null && echo linkem
 	[ -d "$3" ] && echo tracefs
 	pgrep -f "tcpca-$1-" >/dev/null && echo processes
-	ls -d /tmp/tcpca-"$1".* 2>/dev/null | grep -q . && echo tmpdir
+	compgen -G "/tmp/tcpca-$1.*" >/dev/null && echo tmpdir
 	true
 }
 

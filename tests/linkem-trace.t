@@ -1,9 +1,12 @@
 #!/bin/bash
 # Mahimahi trace playback: a backlogged link delivers 1500 bytes per
 # opportunity listed in the trace, in the same milliseconds.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"

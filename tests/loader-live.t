@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # bpf_reno on live connections: ss -ti names it, the iterator lists the flow,
 # counters move, and unloading it mid-transfer breaks nothing.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root
 time_limit 120
 use_test_pin_dir
 
-L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 N="${RUN_ID}reno"
 C=${RUN_ID}c S=${RUN_ID}s
 veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
@@ -16,7 +19,7 @@ veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
 # watch, and overflows the queue
 tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k limit 30k
 
-$L --name "$N" reno >/dev/null; ok $? "registers $N"
+"${L[@]}" --name "$N" reno >/dev/null; ok $? "registers $N"
 
 out=$(mktemp); on_exit "rm -f '$out'"
 xfer_check "$C" "$S" 15000000 "$N" > "$out" &
@@ -32,25 +35,25 @@ sockets=$(nsenter --net="/run/netns/$C" cat "$TEST_PIN_DIR/$N/sockets")
 like "$sockets" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ ca_state=[0-9]+ cwnd=[1-9]" "the iterator lists the flow"
 is "$(echo "$sockets" | grep -c .)" 1 "and only that flow"
 is "$(cat "$TEST_PIN_DIR/$N/sockets")" "" "the host namespace has no socket on it"
-like "$($L --show "$N" --netns "$C" | sed -n '/^sockets/{n;p}')" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ " \
+like "$("${L[@]}" --show "$N" --netns "$C" | sed -n '/^sockets/{n;p}')" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ " \
 	"--show --netns lists it too"
-msg=$($L --show "$N" --netns "nosuch$$" 2>&1 >/dev/null); rc=$?
+msg=$("${L[@]}" --show "$N" --netns "nosuch$$" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] && [ "$msg" = "tcpca-load: cannot enter network namespace /run/netns/nosuch$$: No such file or directory" ]
 ok $? "--show --netns of a namespace that does not exist: one line, non-zero exit"
 
-show=$($L --show "$N")
+show=$("${L[@]}" --show "$N")
 cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts the socket's init"
 cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" ">" 10 "and its ACKs"
 
 for _ in $(seq 100); do	# the 40 Mbit/s queue overflows: wait for a loss
-	$L --show "$N" | awk '$1 == "ssthresh" && $2 > 0 { f = 1 } END { exit !f }' && break
+	"${L[@]}" --show "$N" | awk '$1 == "ssthresh" && $2 > 0 { f = 1 } END { exit !f }' && break
 	sleep 0.1
 done
-events=$($L --events "$N" 0.3)
+events=$("${L[@]}" --events "$N" 0.3)
 like "$(echo "$events" | sed -n 2p)" "^[0-9]+\.[0-9]+,$CLIENT_IP:[0-9]+,$SERVER_IP:[0-9]+,1,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+," \
 	"--events records the loss (kind 1)"
 
-$L --unload "$N"; ok $? "unloads while the transfer runs"
+"${L[@]}" --unload "$N"; ok $? "unloads while the transfer runs"
 ! grep -qw "$N" /proc/sys/net/ipv4/tcp_available_congestion_control
 ok $? "no longer registered"
 wait $xfer; ok $? "the transfer still completes intact"

@@ -5,10 +5,14 @@
 # (tcpca-load --show and bpftool agree).  Where the kernel registers by link,
 # every other algorithm is registered by map update instead, so that both
 # ways are looked into.
+# shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
+# shellcheck source=lib/netns.sh
 . "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
+# shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 300
@@ -16,16 +20,16 @@ use_test_pin_dir
 
 tb_link c s --rate 50mbit --delay 10ms --queue 100 || bail_out "cannot start the emulated link"
 C=$(tb_ns c) S=$(tb_ns s)
-L="$TCPCA_LOAD --pin-dir $TEST_PIN_DIR"
+L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 algs=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }')
 
-counter() { $L --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+counter() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 
 i=0
 for alg in $algs; do
 	name="${RUN_ID}${alg:0:6}"
 	by=$(kernel_reg_mode); [ $((i++ % 2)) -eq 1 ] && by=map
-	TCPCA_REGISTER_BY=$by $L --name "$name" "$alg" >/dev/null || { fail "$alg: registers by $by"; continue; }
+	TCPCA_REGISTER_BY=$by "${L[@]}" --name "$name" "$alg" >/dev/null || { fail "$alg: registers by $by"; continue; }
 	diag "$alg: registered by $by"
 
 	# two transfers of ~2.5 s each through the 50 Mbit/s bottleneck
@@ -46,6 +50,7 @@ for alg in $algs; do
 	# as linkem was late itself (median, both ways) so far
 	tb_link_snapshot c
 	late=$(tb_late_us c p50)
+	# shellcheck disable=SC2046 # own=0 or own=1, one word
 	bad=$(echo "$lines" | awk -v max=$((25000 + late)) '{
 		for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		if (!(v["cwnd"] > 0 && v["srtt_us"] >= 20000 && v["srtt_us"] < 200000 &&
@@ -64,27 +69,28 @@ for alg in $algs; do
 	cmp_ok "$(counter "$name" init)" ">=" 2 "$alg: init counted for both sockets"
 	cmp_ok "$(counter "$name" cong_avoid)" ">" 100 "$alg: ACKs counted"
 	if [ "$alg" = vegas ]; then	# one record per RTT decision, kept until read
-		cmp_ok "$($L --events "$name" 0.3 | grep -c "^[0-9.]*,$CLIENT_IP:[0-9]*,$SERVER_IP:[0-9]*,1,")" \
+		cmp_ok "$("${L[@]}" --events "$name" 0.3 | grep -c "^[0-9.]*,$CLIENT_IP:[0-9]*,$SERVER_IP:[0-9]*,1,")" \
 			">=" 20 "$alg: --events has its per-RTT decisions"
 	fi
 
 	# --set: move the first tunable that accepts a neighbouring value
-	set -- $($L --show "$name" | awk '/^parameters:/ { p = 1; next } p && /^  / { print $1, $2, $4 } /^counters:/ { exit }')
+	# shellcheck disable=SC2046 # NAME VALUE RANGE triples, one word each
+	set -- $("${L[@]}" --show "$name" | awk '/^parameters:/ { p = 1; next } p && /^  / { print $1, $2, $4 } /^counters:/ { exit }')
 	changed=""
 	while [ $# -ge 3 ] && [ -z "$changed" ]; do
 		p=$1 v=$2 range=${3#[}; hi=${range#*..}; hi=${hi%]}
 		new=$((v < hi ? v + 1 : v - 1))
-		$L --set "$name" "$p=$new" 2>/dev/null && changed="$p=$new"
+		"${L[@]}" --set "$name" "$p=$new" 2>/dev/null && changed="$p=$new"
 		shift 3
 	done
-	if $L --show "$name" | grep -q "^parameters:"; then
+	if "${L[@]}" --show "$name" | grep -q "^parameters:"; then
 		[ -n "$changed" ]; ok $? "$alg: --set $changed accepted"
 		p=${changed%=*} new=${changed#*=}
-		is "$($L --show "$name" | awk -v k="$p" '$1 == k { print $2; exit }')" "$new" "$alg: --show reports $p=$new"
+		is "$("${L[@]}" --show "$name" | awk -v k="$p" '$1 == k { print $2; exit }')" "$new" "$alg: --show reports $p=$new"
 		is "$(bpftool -j map dump pinned "$TEST_PIN_DIR/$name/params" | jq ".[0].formatted.value[\".data.params\"][0].params.$p")" \
 			"$new" "$alg: bpftool reads $p=$new by its BTF name"
 	fi
-	$L --unload "$name"
+	"${L[@]}" --unload "$name"
 done
 
 done_testing

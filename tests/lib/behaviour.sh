@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the tests/behaviour-<alg>.t share: their setup, registering the
 # algorithms, one flow alone on a fresh emulated link with its traces, the
 # iterator read from the client namespace, and the search of a tcp_probe
@@ -6,6 +7,7 @@
 # Files a test keeps per run TAG live in TB_DIR: TAG.csv, TAG.json, ...
 
 _bh_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=testbed.sh
 declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
 
 # bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Runs it a
@@ -18,6 +20,7 @@ declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
 bh_setup() {
 	local limit=$1 cmd
 	shift
+	# shellcheck disable=SC2119 # behaviour tests take no arguments
 	retry_once
 	need_root
 	for cmd in "$@"; do

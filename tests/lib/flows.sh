@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Integrity-checked transfers between the namespaces of veth_pair (netns.sh).
 
 XFER="$TCPCA_ROOT/tools/xfer"
@@ -6,13 +7,14 @@ XFER="$TCPCA_ROOT/tools/xfer"
 # "ca=NAME" and return 0 only if the receiver's hash and count match the sender's.
 xfer_check() {
 	local c=$1 s=$2 bytes=$3 ca=${4:-} port=$((20000 + RANDOM % 20000))
-	local out="$(mktemp)" got sent
+	local out got sent
+	out=$(mktemp)
 	on_exit "rm -f '$out'"
 	nsx "$s" timeout 60 "$XFER" serve "$SERVER_IP" "$port" > "$out" &
 	local srv=$!
 	for _ in $(seq 50); do grep -q listening "$out" && break; sleep 0.05; done
-	sent=$(nsx "$c" timeout 60 "$XFER" send "$SERVER_IP" "$port" "$bytes" $ca) || { kill $srv 2>/dev/null; return 1; }
-	wait $srv
+	sent=$(nsx "$c" timeout 60 "$XFER" send "$SERVER_IP" "$port" "$bytes" ${ca:+"$ca"}) || { kill "$srv" 2>/dev/null; return 1; }
+	wait "$srv"
 	got=$(grep bytes= "$out")
 	echo "${sent##* }"
 	[ -n "$got" ] && [ "${sent% ca=*}" = "$got" ]

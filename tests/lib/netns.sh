@@ -1,9 +1,11 @@
+# shellcheck shell=bash
 # Network namespaces for tests: unique names per run, addresses in 198.18.0.0/15,
 # and one cleanup list that runs on every exit path (success, failure, signal).
 # Source tap.sh first.
 
 TCPCA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TCPCA_LOAD="$TCPCA_ROOT/tcpca-load"
+# shellcheck disable=SC2034 # for the tests that source this
 RUN_ID="t$$"				# short: it ends up in 15-character CA names
 TEST_PIN_DIR="/sys/fs/bpf/tcpca-test-$$"
 
@@ -17,7 +19,9 @@ _run_cleanups() {
 	done
 	_cleanups=()
 	if [ -n "${_tap_watchdog:-}" ]; then	# the watchdog first, then its sleep
-		local sleeper=$(pgrep -P "$_tap_watchdog")
+		local sleeper
+		sleeper=$(pgrep -P "$_tap_watchdog")
+		# shellcheck disable=SC2086 # no sleeper, or one PID
 		kill "$_tap_watchdog" $sleeper 2>/dev/null
 	fi
 	return 0
@@ -26,8 +30,9 @@ trap '_run_cleanups' EXIT
 trap '_run_cleanups; exit 130' INT TERM
 
 # version_code 6.4 -> 394240; kernel_version_code: the running kernel's
+# shellcheck disable=SC2086 # split on the dots
 version_code() { local IFS=.; set -- $1; echo $(( ($1 << 16) + (${2:-0} << 8) )); }
-kernel_version_code() { local v=$(uname -r); version_code "${v%%[-+]*}"; }
+kernel_version_code() { local v; v=$(uname -r); version_code "${v%%[-+]*}"; }
 # How the loader registers here: by link from 6.4 on, by map update before.
 kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && echo link || echo map; }
 
@@ -58,5 +63,7 @@ veth_pair() {
 	ip -n "$s" link set veth0 up
 }
 
+# shellcheck disable=SC2034 # for the tests that source this
 CLIENT_IP=198.18.0.1
+# shellcheck disable=SC2034
 SERVER_IP=198.18.0.2

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The testbed: client netns -- linkem -- server netns, iperf3 flows across
 # it, per-ACK tcp_probe traces, and the metrics/plot tools.  Source it after
 # tap.sh and netns.sh (it sources them itself when they are not loaded).
@@ -13,7 +14,9 @@
 #  - every iperf3 runs under timeout(1), every wait loop is bounded.
 
 _tb_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tap.sh
 declare -F ok >/dev/null || . "$_tb_here/tap.sh"
+# shellcheck source=netns.sh
 declare -F on_exit >/dev/null || . "$_tb_here/netns.sh"
 
 LINKEM="$TCPCA_ROOT/tools/linkem/linkem"
@@ -208,6 +211,7 @@ tb_flow_files() {
 tb_flowstats() {
 	local args=()
 	[ -s "$TB_DIR/probe.csv" ] && args+=(--probe "$TB_DIR/probe.csv")
+	# shellcheck disable=SC2046 # one word per flow: JSON@DELAY, no spaces
 	"$FLOWSTATS" "${args[@]}" "$@" $(tb_flow_files)
 }
 
@@ -215,6 +219,7 @@ tb_flowstats() {
 tb_plot() {
 	local args=()
 	[ -s "$TB_DIR/probe.csv" ] && args+=(--probe "$TB_DIR/probe.csv")
+	# shellcheck disable=SC2046 # as in tb_flowstats
 	"$PLOT_FLOWS" -o "$1" "${args[@]}" $(tb_flow_files)
 }
 

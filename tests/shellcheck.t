@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# shellcheck is clean over the shell code of scripts/, tests/ and .ci/: an
+# exception is a `# shellcheck disable=SCxxxx # why` beside its line, or in
+# .shellcheckrc with its reason.  No root needed.
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+command -v shellcheck >/dev/null || skip_all "needs shellcheck (scripts/install-deps)"
+cd "$(dirname "$0")/.." || bail_out "no repository"
+plan 1
+
+files=(.ci/run scripts/* tests/*.t tests/lib/*.sh)
+out=$(shellcheck -f gcc "${files[@]}" 2>&1)
+is "$out" "" "shellcheck finds nothing in ${#files[@]} files"
