@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# DCTCP on a shallow ECN-marking bottleneck (50 Mbit/s, RTT 24 ms: BDP 100
+# packets; linkem marks CE from K = 20 packets waiting, 4.8 ms of queue, as
+# DCTCP's switches do): it cuts cwnd by alpha / 2, where alpha is the
+# fraction of its packets that were marked, so it holds the queue near K and
+# still fills the link.  bpf_reno and the kernel's cubic, also with ECN,
+# measured the same way on identical links, cut by 1/2 (0.3 for cubic) on
+# every mark: a deep sawtooth, and with K well below the BDP the link idles
+# after each cut.  ECN only in the test's own namespaces.
+. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/lib/behaviour.sh"
+bh_setup 90 iperf3 jq
+
+RATE=50mbit DELAY=12ms		# RTT 24 ms: BDP 150 kB = 100 packets of 1500 B
+K=20 K_US=4800			# marking threshold: 20 x 240 us
+QUEUE=400			# droptail far behind it (96 ms): marks, not drops
+FLOW_S=10			# seconds per flow
+SKIP_S=3			# judge from this second on (after slow start)
+EXPECT=$(awk 'BEGIN { print 50 * 1448 / 1500 }')	# Mbit/s of payload at full rate
+plan 12
+
+DCTCP="${RUN_ID}dctcp"
+# --allow: the server namespace's default, so that its listener accepts the
+# ECT SYN of a DCTCP client and the receiver runs DCTCP's CE feedback
+bh_register "$DCTCP" dctcp --allow || bail_out "cannot register dctcp"
+bh_register "${RUN_ID}reno" reno || bail_out "cannot register bpf_reno"
+
+# ECN in this link's namespaces; for DCTCP also the server's default CA.
+bh_on_link() {
+	ip netns exec "$TB_CLIENT_NS" sysctl -qw net.ipv4.tcp_ecn=1 &&
+	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_ecn=1 || return 1
+	[ "$1" != "$DCTCP" ] ||
+		ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_congestion_control="$DCTCP"
+}
+bh_during() {
+	[ "$1" = "$DCTCP" ] || return 0
+	bh_sample "$1" 0.5 $((FLOW_S * 2 - 1)) >>"$TB_DIR/$2.iter"
+}
+run() { bh_run "$1" "$2" "$FLOW_S" --rate $RATE --delay $DELAY --up-queue $QUEUE --up-ecn-threshold $K; }
+
+# goodput TAG: Mbit/s received from SKIP_S on (iperf3 intervals of 0.2 s)
+goodput() {
+	jq -r --argjson skip $((SKIP_S * 5)) \
+		'[.intervals[$skip:][] | .sum.bits_per_second] | add / length / 1e6' "$TB_DIR/$1.json"
+}
+
+# sawtooth TAG: "p5/p95" of the sender's cwnd (tcp_probe) from SKIP_S on, the
+# depth of its cuts: about 1 - alpha/2 for DCTCP, 1/2 for Reno
+sawtooth() {
+	local csv=$TB_DIR/$1.csv sport
+	sport=$(awk -F, -v me="$CLIENT_IP" 'NR > 1 && $2 == me { print $4 }' "$csv" |
+		sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+	awk -F, -v me="$CLIENT_IP" -v sport="$sport" -v skip=$SKIP_S '
+	NR == 1 || $2 != me || $4 != sport { next }
+	t0 == "" { t0 = $1 }
+	$1 - t0 >= skip { print $6 }' "$csv" | sort -n | awk '
+	{ c[NR] = $1 }
+	END {
+		if (NR < 20) { print "none"; exit }
+		lo = c[int(NR * 0.05) + 1]; hi = c[int(NR * 0.95) + 1]
+		printf "%.2f %d %d\n", lo / hi, lo, hi
+	}'
+}
+
+run "$DCTCP" dctcp || bail_out "dctcp flow failed"
+run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
+run cubic cubic || bail_out "cubic flow failed"
+
+for tag in dctcp reno cubic; do
+	declare "G_$tag=$(goodput $tag)" "S_$tag=$(sawtooth $tag)"
+	declare "Q_$tag=$(tb_stat "c$tag" .up.qdelay_us.p50)" "M_$tag=$(tb_stat "c$tag" .up.ce_marked)"
+	declare "D_$tag=$(tb_stat "c$tag" .up.drops.queue)" "L_$tag=$(tb_late_us "c$tag" p50)"
+done
+for tag in dctcp reno cubic; do
+	g=G_$tag s=S_$tag q=Q_$tag m=M_$tag d=D_$tag l=L_$tag
+	diag "$(printf '%-6s' "$tag:") goodput ${!g} Mbit/s of $EXPECT, linkem queue p50 ${!q} us (K/rate $K_US), ${!m} CE marks, ${!d} drops, cwnd p5/p95 ${!s}; linkem late p50 ${!l} us"
+done
+alpha=$(awk -v skip=$((2 * SKIP_S)) 'NR > skip { for (i = 1; i <= NF; i++) if ($i ~ /^alpha_x1024=/) {
+	split($i, a, "="); s += a[2]; n++ } } END { if (n) printf "%.0f %d", s / n, n; else print "none 0" }' \
+	"$TB_DIR/dctcp.iter" 2>/dev/null)
+diag "dctcp alpha (iterator, mean of ${alpha#* } samples): ${alpha% *}/1024; last: $(tail -n 1 "$TB_DIR/dctcp.iter" 2>/dev/null | cut -d' ' -f4-)"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "none") print a / b; else print "none" }'; }
+
+# DCTCP: the link full, the queue at K, marks instead of drops
+cmp_ok "$(ratio "$G_dctcp" "$EXPECT")" '>=' 0.88 "dctcp fills the link: goodput $G_dctcp Mbit/s >= 88% of $EXPECT"
+cmp_ok "$M_dctcp" '>' 100 "dctcp's packets are marked ($M_dctcp CE)"
+cmp_ok "$D_dctcp" '==' 0 "dctcp never overflows the queue ($D_dctcp drops)"
+cmp_ok "$Q_dctcp" '<=' $((K_US * 2 + L_dctcp)) "dctcp: linkem queue p50 $Q_dctcp us near K/rate ($K_US us; <= 2x + ${L_dctcp} us late)"
+cmp_ok "$Q_dctcp" '>=' $((K_US / 4)) "dctcp: the queue does not run empty (p50 $Q_dctcp us >= K/rate / 4)"
+cmp_ok "${alpha% *}" '<' 512 "dctcp: alpha (${alpha% *}/1024) well below 1: it cuts by less than a quarter"
+cmp_ok "${S_dctcp%% *}" '>=' 0.7 "dctcp: shallow sawtooth, cwnd p5/p95 ${S_dctcp%% *} >= 0.7"
+
+# bpf_reno and cubic with ECN: each echo cuts deep
+cmp_ok "$M_reno" '>' 0 "bpf_reno's packets are marked too ($M_reno CE): the comparison is fair"
+cmp_ok "${S_reno%% *}" '<=' 0.65 "bpf_reno: deep sawtooth, cwnd p5/p95 ${S_reno%% *} <= 0.65 (halved per mark)"
+cmp_ok "$(ratio "$G_reno" "$G_dctcp")" '<=' 0.97 "bpf_reno idles after its cuts: goodput $G_reno <= 97% of dctcp's $G_dctcp"
+cmp_ok "$(ratio "${S_dctcp%% *}" "${S_reno%% *}")" '>=' 1.3 "dctcp's cuts are shallower than bpf_reno's (${S_dctcp%% *} vs ${S_reno%% *})"
+cmp_ok "${S_cubic%% *}" '<' "${S_dctcp%% *}" "cubic with ECN cuts deeper than dctcp (cwnd p5/p95 ${S_cubic%% *} vs ${S_dctcp%% *})"
