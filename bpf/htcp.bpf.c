@@ -64,8 +64,12 @@ struct htcp_ca {
 };
 TCPCA_STATE_FITS(struct htcp_ca);
 
-/* Event record kinds (tcpca-load --events). */
-enum { HTCP_EV_LOSS = 1 };
+/*
+ * Event records (tcpca-load --events), one per loss: kind = the rule that set
+ * beta (enum htcp_beta_rule: 1 RTTmin/RTTmax, 2 bandwidth switch, 3
+ * modeswitch), v0 = cwnd, v1 = beta << 7, v2 = RTTmin us, v3 = RTTmax us
+ * (before the fade).
+ */
 
 static __always_inline u32 htcp_now_ms(const struct tcp_sock *tp)
 {
@@ -194,7 +198,7 @@ u32 TCPCA_OPS(htcp_ssthresh, struct sock *sk)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct htcp_ca *ca = inet_csk_ca(sk);
 	u32 min_rtt = ca->min_rtt, max_rtt = ca->max_rtt, cwnd = tp->snd_cwnd;
-	u32 modeswitch = ca->modeswitch;
+	u32 modeswitch = ca->modeswitch, rule;
 	int moved = 0;
 
 	TCPCA_COUNT(ssthresh);
@@ -202,13 +206,13 @@ u32 TCPCA_OPS(htcp_ssthresh, struct sock *sk)
 		moved = htcp_bw_moved(ca->maxb, ca->old_maxb);
 		ca->old_maxb = ca->maxb;
 	}
-	ca->beta = htcp_calc_beta(min_rtt, max_rtt, moved, &modeswitch);
+	ca->beta = htcp_calc_beta(min_rtt, max_rtt, moved, &modeswitch, &rule);
 	ca->modeswitch = modeswitch;
 	htcp_alpha_update(ca, tp);
 	ca->max_rtt = htcp_fade_max_rtt(max_rtt, min_rtt);
 
 	ca->loss_cwnd = cwnd;
-	tcpca_event(sk, HTCP_EV_LOSS, cwnd, ca->beta, min_rtt, max_rtt);
+	tcpca_event(sk, rule, cwnd, ca->beta, min_rtt, max_rtt);
 	return htcp_calc_ssthresh(cwnd, ca->beta);
 }
 

@@ -135,25 +135,35 @@ static inline int htcp_bw_moved(__u32 max_b, __u32 old_max_b)
 	return five < 4ULL * old_max_b || five > 6ULL * old_max_b;
 }
 
+/* Which rule set beta (the event kind of bpf/htcp.bpf.c's losses). */
+enum htcp_beta_rule {
+	HTCP_BETA_FROM_RTT = 1,		/* RTTmin / RTTmax, clamped */
+	HTCP_BETA_BW_SWITCH = 2,	/* 0.5: the peak throughput moved by over 20% */
+	HTCP_BETA_MODESWITCH = 3,	/* 0.5: first event since start or a switch, RTTmin <= 10 ms */
+};
+
 /*
  * beta << 7 at a congestion event, and the next modeswitch: 0.5 (and
  * modeswitch off) if the bandwidth switch fired; otherwise RTTmin/RTTmax
  * within [0.5, 0.8] if modeswitch is on, RTTmin > 10 ms and RTTmax is known,
- * else 0.5 with modeswitch turned on for the next event.
+ * else 0.5 with modeswitch turned on for the next event.  *rule says which.
  */
 static inline __u32 htcp_calc_beta(__u32 min_rtt_us, __u32 max_rtt_us, int bw_moved,
-				   __u32 *modeswitch)
+				   __u32 *modeswitch, __u32 *rule)
 {
 	__u32 beta;
 
 	if (bw_moved) {
 		*modeswitch = 0;
+		*rule = HTCP_BETA_BW_SWITCH;
 		return HTCP_BETA_MIN;
 	}
 	if (!*modeswitch || min_rtt_us <= HTCP_BETA_RTT_MIN_US || !max_rtt_us) {
 		*modeswitch = 1;
+		*rule = HTCP_BETA_MODESWITCH;
 		return HTCP_BETA_MIN;
 	}
+	*rule = HTCP_BETA_FROM_RTT;
 	beta = (__u32)(((__u64)min_rtt_us << HTCP_SHIFT) / max_rtt_us);
 	if (beta < HTCP_BETA_MIN)
 		return HTCP_BETA_MIN;

@@ -156,33 +156,36 @@ static void test_alpha(void)
 
 static void test_beta(void)
 {
-	__u32 mn, mx, bad = 0, n = 0, ms;
+	__u32 mn, mx, bad = 0, n = 0, ms, rule;
 
 	for (mn = 10001; mn <= 1000000; mn += 1 + mn / 7)
 		for (mx = mn; mx <= 4 * mn; mx += 1 + mn / 13) {
 			double want = paper_beta(mn, mx);
-			__u32 sw = 1, got = htcp_calc_beta(mn, mx, 0, &sw);
+			__u32 sw = 1, got = htcp_calc_beta(mn, mx, 0, &sw, &rule);
 
 			n++;
 			/* floor in 1/128; the 0.8 ceiling is 102/128 */
-			if (got / 128.0 > want + 1e-12 || got / 128.0 < want - 1.0 / 128 || !sw) {
+			if (got / 128.0 > want + 1e-12 || got / 128.0 < want - 1.0 / 128 || !sw ||
+			    rule != HTCP_BETA_FROM_RTT) {
 				if (bad++ < 5)
 					diag("RTT %u..%u us: beta %u/128, paper %.4f", mn, mx, got, want);
 			}
 		}
 	ok(!bad, "beta = RTTmin/RTTmax within [0.5, 0.8], to 1/128 (%u pairs, %u off)", n, bad);
 	ms = 1;
-	is_u(htcp_calc_beta(100000, 140000, 0, &ms), 91, "100/140 ms: beta 91/128 = 0.711");
+	is_u(htcp_calc_beta(100000, 140000, 0, &ms, &rule), 91, "100/140 ms: beta 91/128 = 0.711");
 	ms = 0;
-	is_u(htcp_calc_beta(100000, 140000, 0, &ms), HTCP_BETA_MIN, "first event (modeswitch off): 0.5 ...");
+	is_u(htcp_calc_beta(100000, 140000, 0, &ms, &rule), HTCP_BETA_MIN, "first event (modeswitch off): 0.5 ...");
 	is_u(ms, 1, "... and modeswitch on for the next");
+	is_u(rule, HTCP_BETA_MODESWITCH, "... by the modeswitch rule");
 	ms = 1;
-	is_u(htcp_calc_beta(10000, 11000, 0, &ms), HTCP_BETA_MIN, "RTTmin 10 ms: 0.5 (too short to trust)");
+	is_u(htcp_calc_beta(10000, 11000, 0, &ms, &rule), HTCP_BETA_MIN, "RTTmin 10 ms: 0.5 (too short to trust)");
 	ms = 1;
-	is_u(htcp_calc_beta(100000, 0, 0, &ms), HTCP_BETA_MIN, "no RTTmax yet: 0.5");
+	is_u(htcp_calc_beta(100000, 0, 0, &ms, &rule), HTCP_BETA_MIN, "no RTTmax yet: 0.5");
 	ms = 1;
-	is_u(htcp_calc_beta(100000, 110000, 1, &ms), HTCP_BETA_MIN, "bandwidth moved: 0.5 ...");
+	is_u(htcp_calc_beta(100000, 110000, 1, &ms, &rule), HTCP_BETA_MIN, "bandwidth moved: 0.5 ...");
 	is_u(ms, 0, "... and modeswitch off");
+	is_u(rule, HTCP_BETA_BW_SWITCH, "... by the bandwidth switch");
 }
 
 /* The switch fires when |B(k+1) - B(k)| / B(k) > 0.2. */
