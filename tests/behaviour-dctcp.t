@@ -66,14 +66,13 @@ run "$DCTCP" dctcp || bail_out "dctcp flow failed"
 run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 run cubic cubic || bail_out "cubic flow failed"
 
+# per tag: Goodput, Sawtooth, Queue delay, Marks, Drops, linkem's Lateness
+declare -A G S Q M D L
 for tag in dctcp reno cubic; do
-	declare "G_$tag=$(goodput $tag)" "S_$tag=$(sawtooth $tag)"
-	declare "Q_$tag=$(tb_stat "c$tag" .up.qdelay_us.p50)" "M_$tag=$(tb_stat "c$tag" .up.ce_marked)"
-	declare "D_$tag=$(tb_stat "c$tag" .up.drops.queue)" "L_$tag=$(tb_late_us "c$tag" p50)"
-done
-for tag in dctcp reno cubic; do
-	g=G_$tag s=S_$tag q=Q_$tag m=M_$tag d=D_$tag l=L_$tag
-	diag "$(printf '%-6s' "$tag:") goodput ${!g} Mbit/s of $EXPECT, linkem queue p50 ${!q} us (K/rate $K_US), ${!m} CE marks, ${!d} drops, cwnd p5/p95 ${!s}; linkem late p50 ${!l} us"
+	G[$tag]=$(goodput $tag) S[$tag]=$(sawtooth $tag)
+	Q[$tag]=$(tb_stat "c$tag" .up.qdelay_us.p50) M[$tag]=$(tb_stat "c$tag" .up.ce_marked)
+	D[$tag]=$(tb_stat "c$tag" .up.drops.queue) L[$tag]=$(tb_late_us "c$tag" p50)
+	diag "$(printf '%-6s' "$tag:") goodput ${G[$tag]} Mbit/s of $EXPECT, linkem queue p50 ${Q[$tag]} us (K/rate $K_US), ${M[$tag]} CE marks, ${D[$tag]} drops, cwnd p5/p95 ${S[$tag]}; linkem late p50 ${L[$tag]} us"
 done
 alpha=$(awk -v skip=$((2 * SKIP_S)) 'NR > skip { for (i = 1; i <= NF; i++) if ($i ~ /^alpha_x1024=/) {
 	split($i, a, "="); s += a[2]; n++ } } END { if (n) printf "%.0f %d", s / n, n; else print "none 0" }' \
@@ -83,17 +82,17 @@ diag "dctcp alpha (iterator, mean of ${alpha#* } samples): ${alpha% *}/1024; las
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "none") print a / b; else print "none" }'; }
 
 # DCTCP: the link full, the queue at K, marks instead of drops
-cmp_ok "$(ratio "$G_dctcp" "$EXPECT")" '>=' 0.88 "dctcp fills the link: goodput $G_dctcp Mbit/s >= 88% of $EXPECT"
-cmp_ok "$M_dctcp" '>' 100 "dctcp's packets are marked ($M_dctcp CE)"
-cmp_ok "$D_dctcp" '==' 0 "dctcp never overflows the queue ($D_dctcp drops)"
-cmp_ok "$Q_dctcp" '<=' $((K_US * 2 + L_dctcp)) "dctcp: linkem queue p50 $Q_dctcp us near K/rate ($K_US us; <= 2x + ${L_dctcp} us late)"
-cmp_ok "$Q_dctcp" '>=' $((K_US / 4)) "dctcp: the queue does not run empty (p50 $Q_dctcp us >= K/rate / 4)"
+cmp_ok "$(ratio "${G[dctcp]}" "$EXPECT")" '>=' 0.88 "dctcp fills the link: goodput ${G[dctcp]} Mbit/s >= 88% of $EXPECT"
+cmp_ok "${M[dctcp]}" '>' 100 "dctcp's packets are marked (${M[dctcp]} CE)"
+cmp_ok "${D[dctcp]}" '==' 0 "dctcp never overflows the queue (${D[dctcp]} drops)"
+cmp_ok "${Q[dctcp]}" '<=' $((K_US * 2 + L[dctcp])) "dctcp: linkem queue p50 ${Q[dctcp]} us near K/rate ($K_US us; <= 2x + ${L[dctcp]} us late)"
+cmp_ok "${Q[dctcp]}" '>=' $((K_US / 4)) "dctcp: the queue does not run empty (p50 ${Q[dctcp]} us >= K/rate / 4)"
 cmp_ok "${alpha% *}" '<' 512 "dctcp: alpha (${alpha% *}/1024) well below 1: it cuts by less than a quarter"
-cmp_ok "${S_dctcp%% *}" '>=' 0.7 "dctcp: shallow sawtooth, cwnd p5/p95 ${S_dctcp%% *} >= 0.7"
+cmp_ok "${S[dctcp]%% *}" '>=' 0.7 "dctcp: shallow sawtooth, cwnd p5/p95 ${S[dctcp]%% *} >= 0.7"
 
 # bpf_reno and cubic with ECN: each echo cuts deep
-cmp_ok "$M_reno" '>' 0 "bpf_reno's packets are marked too ($M_reno CE): the comparison is fair"
-cmp_ok "${S_reno%% *}" '<=' 0.65 "bpf_reno: deep sawtooth, cwnd p5/p95 ${S_reno%% *} <= 0.65 (halved per mark)"
-cmp_ok "$(ratio "$G_reno" "$G_dctcp")" '<=' 0.97 "bpf_reno idles after its cuts: goodput $G_reno <= 97% of dctcp's $G_dctcp"
-cmp_ok "$(ratio "${S_dctcp%% *}" "${S_reno%% *}")" '>=' 1.3 "dctcp's cuts are shallower than bpf_reno's (${S_dctcp%% *} vs ${S_reno%% *})"
-cmp_ok "${S_cubic%% *}" '<' "${S_dctcp%% *}" "cubic with ECN cuts deeper than dctcp (cwnd p5/p95 ${S_cubic%% *} vs ${S_dctcp%% *})"
+cmp_ok "${M[reno]}" '>' 0 "bpf_reno's packets are marked too (${M[reno]} CE): the comparison is fair"
+cmp_ok "${S[reno]%% *}" '<=' 0.65 "bpf_reno: deep sawtooth, cwnd p5/p95 ${S[reno]%% *} <= 0.65 (halved per mark)"
+cmp_ok "$(ratio "${G[reno]}" "${G[dctcp]}")" '<=' 0.97 "bpf_reno idles after its cuts: goodput ${G[reno]} <= 97% of dctcp's ${G[dctcp]}"
+cmp_ok "$(ratio "${S[dctcp]%% *}" "${S[reno]%% *}")" '>=' 1.3 "dctcp's cuts are shallower than bpf_reno's (${S[dctcp]%% *} vs ${S[reno]%% *})"
+cmp_ok "${S[cubic]%% *}" '<' "${S[dctcp]%% *}" "cubic with ECN cuts deeper than dctcp (cwnd p5/p95 ${S[cubic]%% *} vs ${S[dctcp]%% *})"

@@ -41,9 +41,15 @@ for alg in $algs; do
 	! allowed "$name"; ok $? "$alg by $by: restricted without --allow"
 	[ -e "$TEST_PIN_DIR/$name/$owner" ]; ok $? "$alg by $by: its owner ($owner) pinned in the test pin dir"
 
-	ca=$(xfer_check "$C" "$S" 4000000 "$name")
-	ok $? "$alg by $by: 4 MB intact when selected by setsockopt"
+	peer=$(needs_ecn "$alg" && echo "$name")
+	ca=$(xfer_check "$C" "$S" 4000000 "$name" "$peer")
+	ok $? "$alg by $by: 4 MB intact when selected by setsockopt${peer:+ at both ends}"
 	is "$ca" "ca=$name" "$alg by $by: the socket runs $name"
+	if [ -n "$peer" ]; then	# the module switches to dctcp-reno; BPF can only pick reno
+		ca=$(xfer_check "$C" "$S" 1000000 "$name")
+		ok $? "$alg by $by: 1 MB intact against a peer without it"
+		is "$ca" "ca=reno" "$alg by $by: without ECN the socket falls back to reno"
+	fi
 
 	! nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control="$name" 2>/dev/null
 	ok $? "$alg by $by: a restricted CA cannot become a namespace default"
@@ -57,7 +63,7 @@ for alg in $algs; do
 	allowed "$name"; ok $? "$alg by $by: --allow makes it non-restricted"
 	nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control="$name"
 	ok $? "$alg by $by: becomes the client namespace's default"
-	ca=$(xfer_check "$C" "$S" 4000000)
+	ca=$(xfer_check "$C" "$S" 4000000 "" "$peer")
 	ok $? "$alg by $by: 4 MB intact as the namespace default"
 	is "$ca" "ca=$name" "$alg by $by: an unconfigured socket runs $name"
 	nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control=reno

@@ -16,7 +16,7 @@ plan 10
 # 10 Mbit/s: a 1500-byte packet every 1.2 ms, so K = 20 packets is 24 ms;
 # the droptail queue behind it (200 packets) is 240 ms.
 K=20 K_US=24000 QUEUE=200
-LINK=(--rate 10mbit --delay 5ms --queue $QUEUE --ecn-threshold $K)
+LINK=(--rate 10mbit --delay 5ms --queue "$QUEUE" --ecn-threshold "$K")
 
 # ecn_sysctl VALUE: net.ipv4.tcp_ecn in this link's two namespaces (only)
 ecn_sysctl() {
@@ -26,6 +26,7 @@ ecn_sysctl() {
 
 # delivered_ce: the sender's TcpExt TCPDeliveredCE (segments it learnt were CE-marked)
 delivered_ce() {
+	# shellcheck disable=SC2016 # an awk program: its $ are awk's
 	ip netns exec "$TB_CLIENT_NS" awk '/^TcpExt:/ { if (!n) { split($0, k); n = 1 } else
 		for (i = 2; i <= NF; i++) if (k[i] == "TCPDeliveredCE") print $i }' /proc/net/netstat
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck is clean over the shell code of scripts/, tests/ and .ci/: an
+# Shellcheck finds nothing in the shell code of scripts/, tests/ and .ci/: an
 # exception is a `# shellcheck disable=SCxxxx # why` beside its line, or in
 # .shellcheckrc with its reason.  No root needed.
 # shellcheck source=lib/tap.sh

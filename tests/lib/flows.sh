@@ -3,14 +3,20 @@
 
 XFER="$TCPCA_ROOT/tools/xfer"
 
-# xfer_check CLIENT_NS SERVER_NS BYTES [CA]: send BYTES, print the sender's
-# "ca=NAME" and return 0 only if the receiver's hash and count match the sender's.
+# needs_ecn ALG: the algorithm is flagged TCP_CONG_NEEDS_ECN, so its peer
+# must run one too: Linux answers an ECT SYN with ECN only from a listener
+# whose CA needs it (tcp_ecn_create_request), and without ECN it falls back.
+needs_ecn() { [ "$1" = dctcp ]; }
+
+# xfer_check CLIENT_NS SERVER_NS BYTES [CA [SERVER_CA]]: send BYTES, print
+# the sender's "ca=NAME" and return 0 only if the receiver's hash and count
+# match the sender's.
 xfer_check() {
-	local c=$1 s=$2 bytes=$3 ca=${4:-} port=$((20000 + RANDOM % 20000))
+	local c=$1 s=$2 bytes=$3 ca=${4:-} sca=${5:-} port=$((20000 + RANDOM % 20000))
 	local out got sent
 	out=$(mktemp)
 	on_exit "rm -f '$out'"
-	nsx "$s" timeout 60 "$XFER" serve "$SERVER_IP" "$port" > "$out" &
+	nsx "$s" timeout 60 "$XFER" serve "$SERVER_IP" "$port" ${sca:+"$sca"} > "$out" &
 	local srv=$!
 	for _ in $(seq 50); do grep -q listening "$out" && break; sleep 0.05; done
 	sent=$(nsx "$c" timeout 60 "$XFER" send "$SERVER_IP" "$port" "$bytes" ${ca:+"$ca"}) || { kill "$srv" 2>/dev/null; return 1; }
