@@ -12,8 +12,12 @@
 # What to expect: AIMD(a, b) at a random loss rate p averages about
 # sqrt(a (1 - b/2) / (b p)) segments (tests/unit/test_illinois.c's closed
 # form): Illinois 274, bpf_reno 39 at p = 0.1%, i.e. ~7x the goodput.  The
-# test asks for 2x, ratios within a few hundredths of the two betas, and
-# growth above 4 segments per RTT (alpha 10) against Reno's 1.
+# test asks for 1.5x, ratios within a few hundredths of the two betas, and
+# growth above 4 segments per RTT (alpha 10) against Reno's 1.  The goodput
+# bound is the loose one: both flows share the first seconds (slow start to
+# a full buffer and its recovery), and bpf_reno meets only 10-20 random
+# losses in a flow, so one run's count moves its goodput by a third
+# (measured 1.93x to 3.6x over runs; 2x failed once on a quiet machine).
 . "$(dirname "$0")/lib/testbed.sh"
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
@@ -113,6 +117,6 @@ cmp_ok "$ai" '>=' 640 "illinois: alpha at its losses mostly near its maximum (me
 cmp_ok "$ngi" '>=' 10 "the iterator gave loss-free sample pairs ($ngi)"
 cmp_ok "$wi" '>=' 4 "illinois grows by more than 4 segments per RTT between losses (median $wi)"
 cmp_ok "$wr" '<=' 2 "bpf_reno grows by about 1 (median $wr)"
-cmp_ok "$(awk -v i="$gi" -v r="$gr" 'BEGIN { print (r > 0 ? i / r : 0) }')" '>=' 2 \
-	"illinois goodput ${gi} Mbit/s >= 2 x bpf_reno's ${gr} at 0.1% random loss (cubic ${gc})"
+cmp_ok "$(awk -v i="$gi" -v r="$gr" 'BEGIN { print (r > 0 ? i / r : 0) }')" '>=' 1.5 \
+	"illinois goodput ${gi} Mbit/s >= 1.5 x bpf_reno's ${gr} at 0.1% random loss (cubic ${gc})"
 done_testing
