@@ -45,6 +45,13 @@ for alg in $algs; do
 	ca=$(xfer_check "$C" "$S" 4000000 "$name" "$peer")
 	ok $? "$alg by $by: 4 MB intact when selected by setsockopt${peer:+ at both ends}"
 	is "$ca" "ca=$name" "$alg by $by: the socket runs $name"
+	show=$($TCPCA_LOAD --pin-dir "$TEST_PIN_DIR" --show "$name")
+	ok $? "$alg by $by: --show NAME"
+	is "$(echo "$show" | head -n 1 | awk '{ print $3 }')" "$alg," "$alg by $by: --show names the algorithm"
+	cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 \
+		"$alg by $by: --show counts the transfer's socket (init)"
+	cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" || $1 == "pkts_acked" { n += $2 } END { print n + 0 }')" ">" 0 \
+		"$alg by $by: --show counts its ACKs (cong_avoid + pkts_acked)"
 	if [ -n "$peer" ]; then	# the module switches to dctcp-reno; BPF can only pick reno
 		ca=$(xfer_check "$C" "$S" 1000000 "$name")
 		ok $? "$alg by $by: 1 MB intact against a peer without it"
