@@ -67,12 +67,12 @@ run "${RUN_ID}reno" reno || bail_out "bpf_reno flow failed"
 run cubic cubic || bail_out "cubic flow failed"
 
 # per tag: Goodput, Sawtooth, Queue delay, Marks, Drops, linkem's Lateness
-declare -A G S Q M D L
+declare -A G S Q M D L P
 for tag in dctcp reno cubic; do
 	G[$tag]=$(goodput $tag) S[$tag]=$(sawtooth $tag)
 	Q[$tag]=$(tb_stat "c$tag" .up.qdelay_us.p50) M[$tag]=$(tb_stat "c$tag" .up.ce_marked)
-	D[$tag]=$(tb_stat "c$tag" .up.drops.queue) L[$tag]=$(tb_late_us "c$tag" p50)
-	diag "$(printf '%-6s' "$tag:") goodput ${G[$tag]} Mbit/s of $EXPECT, linkem queue p50 ${Q[$tag]} us (K/rate $K_US), ${M[$tag]} CE marks, ${D[$tag]} drops, cwnd p5/p95 ${S[$tag]}; linkem late p50 ${L[$tag]} us"
+	D[$tag]=$(tb_stat "c$tag" .up.drops.queue) L[$tag]=$(tb_late_us "c$tag" p50) P[$tag]=$(tb_late_us "c$tag" p99)
+	diag "$(printf '%-6s' "$tag:") goodput ${G[$tag]} Mbit/s of $EXPECT, linkem queue p50 ${Q[$tag]} us (K/rate $K_US), ${M[$tag]} CE marks, ${D[$tag]} drops, cwnd p5/p95 ${S[$tag]}; linkem late p50 ${L[$tag]} us, p99 ${P[$tag]} us"
 done
 alpha=$(awk -v skip=$((2 * SKIP_S)) 'NR > skip { for (i = 1; i <= NF; i++) if ($i ~ /^alpha_x1024=/) {
 	split($i, a, "="); s += a[2]; n++ } } END { if (n) printf "%.0f %d", s / n, n; else print "none 0" }' \
@@ -81,18 +81,22 @@ diag "dctcp alpha (iterator, mean of ${alpha#* } samples): ${alpha% *}/1024; las
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "none") print a / b; else print "none" }'; }
 
-# DCTCP: the link full, the queue at K, marks instead of drops
-cmp_ok "$(ratio "${G[dctcp]}" "$EXPECT")" '>=' 0.88 "dctcp fills the link: goodput ${G[dctcp]} Mbit/s >= 88% of $EXPECT"
+# DCTCP: the link full, the queue at K, marks instead of drops.  Its queue
+# is only K/rate deep, so a sender held off the CPU drains it: beside a CPU
+# hog dctcp filled the link with linkem 84-96 us late (p50), and got 23-35
+# Mbit/s with it 131-169 us late (quiet: 59-72 us).  Those runs cannot judge.
+why=$(tb_too_late cdctcp 120)
+cmp_or_skip "$why" "$(ratio "${G[dctcp]}" "$EXPECT")" '>=' 0.88 "dctcp fills the link: goodput ${G[dctcp]} Mbit/s >= 88% of $EXPECT"
 cmp_ok "${M[dctcp]}" '>' 100 "dctcp's packets are marked (${M[dctcp]} CE)"
 cmp_ok "${D[dctcp]}" '==' 0 "dctcp never overflows the queue (${D[dctcp]} drops)"
 cmp_ok "${Q[dctcp]}" '<=' $((K_US * 2 + L[dctcp])) "dctcp: linkem queue p50 ${Q[dctcp]} us near K/rate ($K_US us; <= 2x + ${L[dctcp]} us late)"
-cmp_ok "${Q[dctcp]}" '>=' $((K_US / 4)) "dctcp: the queue does not run empty (p50 ${Q[dctcp]} us >= K/rate / 4)"
+cmp_or_skip "$why" "${Q[dctcp]}" '>=' $((K_US / 4)) "dctcp: the queue does not run empty (p50 ${Q[dctcp]} us >= K/rate / 4)"
 cmp_ok "${alpha% *}" '<' 512 "dctcp: alpha (${alpha% *}/1024) well below 1: it cuts by less than a quarter"
-cmp_ok "${S[dctcp]%% *}" '>=' 0.7 "dctcp: shallow sawtooth, cwnd p5/p95 ${S[dctcp]%% *} >= 0.7"
+cmp_or_skip "$why" "${S[dctcp]%% *}" '>=' 0.7 "dctcp: shallow sawtooth, cwnd p5/p95 ${S[dctcp]%% *} >= 0.7"
 
 # bpf_reno and cubic with ECN: each echo cuts deep
 cmp_ok "${M[reno]}" '>' 0 "bpf_reno's packets are marked too (${M[reno]} CE): the comparison is fair"
 cmp_ok "${S[reno]%% *}" '<=' 0.65 "bpf_reno: deep sawtooth, cwnd p5/p95 ${S[reno]%% *} <= 0.65 (halved per mark)"
-cmp_ok "$(ratio "${G[reno]}" "${G[dctcp]}")" '<=' 0.97 "bpf_reno idles after its cuts: goodput ${G[reno]} <= 97% of dctcp's ${G[dctcp]}"
+cmp_or_skip "$why" "$(ratio "${G[reno]}" "${G[dctcp]}")" '<=' 0.97 "bpf_reno idles after its cuts: goodput ${G[reno]} <= 97% of dctcp's ${G[dctcp]}"
 cmp_ok "$(ratio "${S[dctcp]%% *}" "${S[reno]%% *}")" '>=' 1.3 "dctcp's cuts are shallower than bpf_reno's (${S[dctcp]%% *} vs ${S[reno]%% *})"
 cmp_ok "${S[cubic]%% *}" '<' "${S[dctcp]%% *}" "cubic with ECN cuts deeper than dctcp (cwnd p5/p95 ${S[cubic]%% *} vs ${S[dctcp]%% *})"

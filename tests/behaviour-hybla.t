@@ -185,7 +185,8 @@ h2=$(delivered 0 1.2) r2=$(delivered 1 1.2) h6=$(delivered 0 6) r6=$(delivered 1
 diag "600 ms delivered in 1.2 s (2 RTTs): hybla $h2 B, reno $r2 B; in 6 s: hybla $h6 B ($(mbit "$h6" 6) Mbit/s), reno $r6 B ($(mbit "$r6" 6) Mbit/s)"
 cmp_ok "$(ratio "$h2" "$r2")" '>=' 8 "600 ms, first 2 RTTs: Hybla delivers >= 8x Reno"
 cmp_ok "$(ratio "$h6" "$r6")" '>=' 1.5 "600 ms, 10 RTTs: Hybla's goodput >= 1.5x Reno's"
-cmp_ok "$(mbit "$h6" 6)" '>=' 6 "600 ms, 10 RTTs: Hybla's goodput >= 6 Mbit/s of 10"
+# 6.75-7.00 Mbit/s, 5.92 with a CPU hog on one of the two cores
+cmp_ok "$(mbit "$h6" 6)" '>=' 5.5 "600 ms, 10 RTTs: Hybla's goodput >= 5.5 Mbit/s of 10"
 
 # 2: growth in congestion avoidance, from cwnd 40 (= ssthresh) to the first
 # drop of cwnd (a loss).  Hybla adds rho^2/W per segment acked and Reno 1/W,
@@ -224,17 +225,29 @@ read -r rd rm re rs <<<"$(lan 5)"
 read -r ad am ae as <<<"$(lan 6)"
 diag "10 ms, 4 s: delivered hybla $hd B ($(mbit "$hd" 4) Mbit/s), hybla abc $ad B ($(mbit "$ad" 4) Mbit/s), reno $rd B ($(mbit "$rd" 4) Mbit/s)"
 diag "10 ms: mean cwnd hybla $hm, hybla abc $am, reno $rm; cwnd reductions hybla $he, hybla abc $ae, reno $re; segments per ACK $hs, $as, $rs"
+# The comparison says something of the algorithms only if the links set the
+# pace: Reno near the link's rate (8.1-8.7 Mbit/s over the 4 s), and every
+# flow acked through the 4 s.  A CPU hog beside the test once left Reno at
+# 4 Mbit/s and a sender that started late (killed at its time limit) at 0.
+why=""
+for i in 4 5 6; do
+	last=$(trace "$i" | awk 'END { printf "%.1f", $1 + 0 }')
+	awk -v t="$last" 'BEGIN { exit !(t < 3.5) }' &&
+		why="the flow on port $(tb_port "$i") was acked for only $last s of the 4: its sender started late on a busy machine"
+done
+awk -v r="$(mbit "$rd" 4)" 'BEGIN { exit !(r < 7) }' &&
+	why="Reno moved only $(mbit "$rd" 4) Mbit/s over a 10 Mbit/s link: the machine, not the link, set the pace"
 
 # abc=1 keep_iw=1: Reno.  Two 4 s sawtooths cut at different moments:
 # their goodput ratio was 0.94-1.12 on a machine under load.
 g=$(ratio "$ad" "$rd")
-cmp_ok "$g" '>=' 0.88 "10 ms, abc=1: Hybla's goodput >= 0.88x Reno's ($g)"
-cmp_ok "$g" '<=' 1.14 "10 ms, abc=1: Hybla's goodput <= 1.14x Reno's"
+cmp_or_skip "$why" "$g" '>=' 0.88 "10 ms, abc=1: Hybla's goodput >= 0.88x Reno's ($g)"
+cmp_or_skip "$why" "$g" '<=' 1.14 "10 ms, abc=1: Hybla's goodput <= 1.14x Reno's"
 m=$(ratio "$am" "$rm")
-cmp_ok "$m" '>=' 0.85 "10 ms, abc=1: Hybla's mean cwnd >= 0.85x Reno's ($m)"
-cmp_ok "$m" '<=' 1.15 "10 ms, abc=1: Hybla's mean cwnd <= 1.15x Reno's"
-cmp_ok "$ae" '<=' "$((re * 3 / 2 + 2))" "10 ms, abc=1: Hybla cuts its window no more often than 1.5x Reno ($ae vs $re)"
-cmp_ok "$ae" '>=' "$((re * 2 / 3 - 2))" "10 ms, abc=1: ... and no less often than 2/3 of Reno"
+cmp_or_skip "$why" "$m" '>=' 0.85 "10 ms, abc=1: Hybla's mean cwnd >= 0.85x Reno's ($m)"
+cmp_or_skip "$why" "$m" '<=' 1.15 "10 ms, abc=1: Hybla's mean cwnd <= 1.15x Reno's"
+cmp_or_skip "$why" "$ae" '<=' "$((re * 3 / 2 + 2))" "10 ms, abc=1: Hybla cuts its window no more often than 1.5x Reno ($ae vs $re)"
+cmp_or_skip "$why" "$ae" '>=' "$((re * 2 / 3 - 2))" "10 ms, abc=1: ... and no less often than 2/3 of Reno"
 
 # the defaults (the module): about the same goodput and window, about 1/s the
 # cuts.  The module grows once per ACK, so with delayed ACKs it refills the
@@ -242,14 +255,14 @@ cmp_ok "$ae" '>=' "$((re * 2 / 3 - 2))" "10 ms, abc=1: ... and no less often tha
 # goodput ratio measured 0.95-1.0 on a quiet machine, 0.86-0.89 with two VMs
 # running beside it; hence the lower bound of 0.80.
 g=$(ratio "$hd" "$rd")
-cmp_ok "$g" '>=' 0.80 "10 ms, defaults: Hybla's goodput >= 0.80x Reno's ($g)"
-cmp_ok "$g" '<=' 1.14 "10 ms, defaults: Hybla's goodput <= 1.14x Reno's"
+cmp_or_skip "$why" "$g" '>=' 0.80 "10 ms, defaults: Hybla's goodput >= 0.80x Reno's ($g)"
+cmp_or_skip "$why" "$g" '<=' 1.14 "10 ms, defaults: Hybla's goodput <= 1.14x Reno's"
 m=$(ratio "$hm" "$rm")
-cmp_ok "$m" '>=' 0.85 "10 ms, defaults: Hybla's mean cwnd >= 0.85x Reno's ($m)"
-cmp_ok "$m" '<=' 1.15 "10 ms, defaults: Hybla's mean cwnd <= 1.15x Reno's"
-cmp_ok "$hs" '>' 1.1 "10 ms: the receiver delays ACKs ($hs segments per ACK), else the next check says nothing"
+cmp_or_skip "$why" "$m" '>=' 0.85 "10 ms, defaults: Hybla's mean cwnd >= 0.85x Reno's ($m)"
+cmp_or_skip "$why" "$m" '<=' 1.15 "10 ms, defaults: Hybla's mean cwnd <= 1.15x Reno's"
+cmp_or_skip "$why" "$hs" '>' 1.1 "10 ms: the receiver delays ACKs ($hs segments per ACK), else the next check says nothing"
 c=$(awk -v h="$he" -v r="$re" -v s="$hs" 'BEGIN { printf "%.2f", (r > 0 ? h * s / r : 0) }')
-cmp_ok "$c" '>=' 0.67 "10 ms, defaults: cuts x segments per ACK / Reno's cuts >= 0.67 ($c: 1 if growth is 1/s per RTT)"
-cmp_ok "$c" '<=' 1.5 "10 ms, defaults: ... <= 1.5"
+cmp_or_skip "$why" "$c" '>=' 0.67 "10 ms, defaults: cuts x segments per ACK / Reno's cuts >= 0.67 ($c: 1 if growth is 1/s per RTT)"
+cmp_or_skip "$why" "$c" '<=' 1.5 "10 ms, defaults: ... <= 1.5"
 
 done_testing

@@ -93,13 +93,18 @@ ri=$(ratios illinois | median) rr=$(ratios reno | median)
 ni=$(wc -l <"$TB_DIR/illinois.loss") nr=$(wc -l <"$TB_DIR/reno.loss")
 bi=$(awk '{ print $3 }' "$TB_DIR/illinois.loss" | median)
 ai=$(awk '{ print $4 }' "$TB_DIR/illinois.loss" | median)
-amax=$(awk '$4 > m { m = $4 } END { print m + 0 }' "$TB_DIR/illinois.loss")
+# alpha reaches its maximum after theta low-delay RTTs, often between two
+# losses rather than at one: the largest at a loss or in an iterator sample
+# after SKIP_S (init sets it to the maximum too)
+amax=$(awk -v skip=$SKIP_S 'FNR == NR { if ($4 > m) m = $4; next }
+	$1 >= skip { for (k = 2; k <= NF; k++) if ($k ~ /^alpha_x128=/ && substr($k, 12) + 0 > m) m = substr($k, 12) + 0 }
+	END { print m + 0 }' "$TB_DIR/illinois.loss" "$TB_DIR/illinois.iter")
 wi=$(growth illinois | median) wr=$(growth reno | median)
 ngi=$(growth illinois | wc -l)
 last=$(tail -n 1 "$TB_DIR/illinois.iter" | cut -d' ' -f4-)
 diag "goodput: illinois ${gi} Mbit/s, bpf_reno ${gr}, cubic ${gc}"
 diag "linkem random drops: illinois $(tb_stat cillinois '.up.drops.loss'), reno $(tb_stat creno '.up.drops.loss'), cubic $(tb_stat ccubic '.up.drops.loss'); queue drops $(tb_stat cillinois '.up.drops.queue'), $(tb_stat creno '.up.drops.queue'), $(tb_stat ccubic '.up.drops.queue')"
-diag "after ${SKIP_S} s, ssthresh/cwnd at a loss, medians: illinois $ri over $ni losses (beta ${bi}/64, alpha ${ai}/128, largest alpha ${amax}/128), bpf_reno $rr over $nr"
+diag "after ${SKIP_S} s, ssthresh/cwnd at a loss, medians: illinois $ri over $ni losses (beta ${bi}/64, alpha ${ai}/128; largest alpha, at a loss or sampled, ${amax}/128), bpf_reno $rr over $nr"
 diag "growth per RTT between losses, medians: illinois $wi ($ngi sample pairs), bpf_reno $wr"
 diag "illinois cwnd at its losses: $(awk '{ print $1 }' "$TB_DIR/illinois.loss" | tr '\n' ' ' | cut -c1-200)"
 diag "illinois state (last sample): $last"
@@ -112,7 +117,7 @@ cmp_ok "$bi" '<=' 12 "illinois: beta at its losses is beta_min, 8/64 (median ${b
 cmp_ok "$ri" '>=' 0.84 "illinois: ssthresh after a loss ~ 0.875 cwnd (median $ri)"
 cmp_ok "$ri" '<=' 0.9 "illinois: ... not above 1 - 1/8 (+ rounding) (median $ri)"
 cmp_ok "$rr" '<=' 0.55 "bpf_reno: ssthresh after a loss ~ cwnd / 2 (median $rr)"
-cmp_ok "$amax" '==' 1280 "illinois reaches alpha_max, 10 segments per RTT (1280/128)"
+cmp_ok "$amax" '==' 1280 "illinois reaches alpha_max, 10 segments per RTT (${amax}/128 of 1280)"
 cmp_ok "$ai" '>=' 640 "illinois: alpha at its losses mostly near its maximum (median ${ai}/128)"
 cmp_ok "$ngi" '>=' 10 "the iterator gave loss-free sample pairs ($ngi)"
 cmp_ok "$wi" '>=' 4 "illinois grows by more than 4 segments per RTT between losses (median $wi)"

@@ -52,6 +52,13 @@ skip() {
 	echo "ok $_tap_n - $1 # SKIP $2"
 }
 
+# cmp_or_skip WHY GOT OP WANT DESCRIPTION: cmp_ok, or a skip for WHY when
+# WHY is set (the run cannot judge this bound, and says so)
+cmp_or_skip() {
+	local why=$1; shift
+	if [ -n "$why" ]; then skip "$4" "$why"; else cmp_ok "$@"; fi
+}
+
 diag() { printf '# %s\n' "$*" >&2; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 # Ends this test file as failed.  Not TAP's "Bail out!", which stops prove

@@ -138,6 +138,43 @@ tb_late_us() {
 		"${TB_LINK_STATS[$1]}"
 }
 
+# tb_mark CLIENT: linkem's counters now, the start of an interval that
+# tb_empty_share measures
+tb_mark() {
+	tb_link_snapshot "$1" && cp "${TB_LINK_STATS[$1]}" "${TB_LINK_STATS[$1]}.mark"
+}
+
+# tb_empty_share CLIENT [up|down]: the share of the time since tb_mark that
+# the bottleneck had nothing to send (read the stats first).  A rate is
+# linkem's to keep only while it has packets: an empty link waited for a
+# sender (or for linkem's own reads) that the machine held off the CPU.
+tb_empty_share() {
+	local f=${TB_LINK_STATS[$1]}
+	jq -rn --slurpfile a "$f.mark" --slurpfile b "$f" --arg d "${2:-up}" \
+		'($b[0][$d].empty_ms - $a[0][$d].empty_ms) / (($b[0].elapsed_s - $a[0].elapsed_s) * 1000)'
+}
+
+# tb_busy_or_why CLIENT MAX_SHARE [up|down]: nothing if the link was empty at
+# most MAX_SHARE of the time since tb_mark, else why a rate cannot be judged
+tb_busy_or_why() {
+	local e
+	e=$(tb_empty_share "$1" "${3:-up}")
+	awk -v e="$e" -v m="$2" 'BEGIN { exit !(e > m) }' || return 0
+	printf 'the link sat empty %.1f%% of the time measured (more than %s%%): the machine held its sender or linkem off the CPU\n' \
+		"$(awk -v e="$e" 'BEGIN { print e * 100 }')" "$(awk -v m="$2" 'BEGIN { print m * 100 }')"
+}
+
+# tb_too_late CLIENT LIMIT_US: true, and says why, when linkem on CLIENT's
+# link ran more than LIMIT_US late (p50, both ways; read the stats first):
+# a bound that needs linkem on time cannot be judged in this run.  Shaped
+# links run 60-120 us late on a quiet machine, 3 ms beside a CPU hog.
+tb_too_late() {
+	local late
+	late=$(tb_late_us "$1" p50)
+	[ "$late" -gt "$2" ] || return 1
+	echo "linkem itself ran $late us late (p50, both ways; over $2 us): the machine is too busy to judge this"
+}
+
 # tb_ping COUNT INTERVAL [lkping args]: echoes client -> server; prints the
 # key=value summary (sent, received, loss, rtt_p50_ms, ...).
 tb_ping() {

@@ -72,6 +72,12 @@ static void test_options(void)
 	ok(c.d[UP].delay_ns == NSEC_PER_MSEC && c.d[DOWN].delay_ns == 10 * NSEC_PER_MSEC, "... wins");
 	ok(!args(&c, "--queue 100 a b") && c.d[UP].limit_pkts == 100, "--queue 100 is packets");
 
+	ok(!args(&c, "--event +1500ms:down:300ms a b") && c.d[UP].nev == 1 && c.d[DOWN].nev == 1 &&
+	   c.d[UP].ev[0].after_first && c.d[UP].ev[0].at_ns == 1500 * NSEC_PER_MSEC &&
+	   c.d[DOWN].ev[0].arg == 300 * NSEC_PER_MSEC, "--event +1500ms: from the first packet, both ways");
+	ok(!args(&c, "--event 2s:loss:1% a b") && !c.d[UP].ev[0].after_first, "--event 2s: from the start");
+	ok(args(&c, "--event 1s:down:1s --event +3s:loss:1% a b") < 0,
+	   "events on both clocks in one direction are refused");
 	ok(args(&c, "--seed 0x10 a b") < 0, "--seed 0x10 is refused");
 	ok(args(&c, "--rate fast a b") < 0, "--rate fast is refused");
 	ok(args(&c, "--no-such-option a b") < 0, "an unknown option is refused");

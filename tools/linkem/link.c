@@ -72,16 +72,24 @@ static int ev_cmp(const void *a, const void *b)
 	return x->at_ns < y->at_ns ? -1 : x->at_ns > y->at_ns;
 }
 
+/* When an event is due; never, for "+T", before the first packet. */
+static u64 event_due(const struct dir *d, const struct event *e)
+{
+	if (!e->after_first)
+		return d->epoch + e->at_ns;
+	return d->first_ns ? d->first_ns + e->at_ns : UINT64_MAX;
+}
+
 static void apply_events(struct dir *d, u64 t)
 {
 	struct dir_conf *cf = d->cf;
 
-	while (d->next_ev < cf->nev && d->epoch + cf->ev[d->next_ev].at_ns <= t) {
+	while (d->next_ev < cf->nev && event_due(d, &cf->ev[d->next_ev]) <= t) {
 		struct event *e = &cf->ev[d->next_ev++];
 
 		switch (e->type) {
 		case EV_DOWN:
-			d->down_from = d->epoch + e->at_ns;
+			d->down_from = event_due(d, e);
 			d->down_until = d->down_from + e->arg;
 			break;
 		case EV_RATE:
@@ -224,8 +232,11 @@ static bool codel_drop(struct dir *d, u64 sojourn, u64 t)
 	return true;
 }
 
-/* Compute when the head of the queue is served; CoDel may drop heads. */
-static void start_head(struct dir *d)
+/*
+ * Compute when the head of the queue is served, the link being free from t;
+ * CoDel may drop heads.
+ */
+static void start_head(struct dir *d, u64 t)
 {
 	while (!ring_empty(&d->q)) {
 		u32 idx = ring_peek(&d->q);
@@ -248,6 +259,7 @@ static void start_head(struct dir *d)
 		return;
 	}
 	d->head_started = false;
+	d->empty_from = t;
 }
 
 /* --- delay lines --- */
@@ -308,7 +320,7 @@ static void advance(struct dir *d, u64 t)
 			fprintf(d->log, "%.3f - %u %.3f\n", rel_ms(d, s->t_dep), s->len,
 				(double)(s->t_dep - s->t_arr) / NSEC_PER_MSEC);
 		to_delay_line(d, idx);
-		start_head(d);
+		start_head(d, s->t_dep);
 	}
 }
 
@@ -371,8 +383,13 @@ static void enqueue(struct dir *d, u32 idx, u64 t)
 		d->st.ce_marked++;
 	ring_push(&d->q, idx);
 	d->q_bytes += s->len;
-	if (!d->head_started)
-		start_head(d);
+	if (!d->head_started) {
+		/* a link that is never empty was never short of packets to send:
+		 * the sender, not linkem, is to blame for any rate it misses */
+		if (t > d->empty_from)
+			d->st.empty_ns += t - d->empty_from;
+		start_head(d, t);
+	}
 }
 
 static void on_arrival(struct dir *d, u32 idx, u64 t)
@@ -432,6 +449,8 @@ static void drain_ingress(struct dir *d)
 		}
 		t = now_ns();
 		s->len = len;
+		if (!d->first_ns)
+			d->first_ns = t;
 		apply_events(d, t);
 		advance(d, t);
 		on_arrival(d, idx, t);
@@ -496,8 +515,8 @@ static u64 next_deadline(struct dir *d)
 	due_line(d, &t);
 	if (d->head_started && d->head_done < t)
 		t = d->head_done;
-	if (d->next_ev < d->cf->nev && d->epoch + d->cf->ev[d->next_ev].at_ns < t)
-		t = d->epoch + d->cf->ev[d->next_ev].at_ns;
+	if (d->next_ev < d->cf->nev && event_due(d, &d->cf->ev[d->next_ev]) < t)
+		t = event_due(d, &d->cf->ev[d->next_ev]);
 	return t;
 }
 
@@ -613,6 +632,7 @@ void dir_start(struct dir *d, u64 epoch)
 {
 	d->epoch = epoch;
 	d->link_free = epoch;
+	d->empty_from = epoch;
 	if (d->log)
 		fprintf(d->log, "# linkem %s log, times in ms from start\n# base timestamp: 0\n",
 			d->name);

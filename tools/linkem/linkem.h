@@ -101,7 +101,8 @@ u64 hist_quantile(const struct hist *h, double q);
 enum ev_type { EV_DOWN, EV_RATE, EV_DELAY, EV_LOSS };
 
 struct event {
-	u64 at_ns;		/* from the moment the link is ready */
+	u64 at_ns;		/* from the moment the link is ready, */
+	bool after_first;	/* or from the direction's first packet */
 	enum ev_type type;
 	u64 arg;		/* duration ns, rate bit/s, delay ns, or loss p */
 };
@@ -186,6 +187,7 @@ struct counters {
 	u64 ce_marked;		/* ECT packets turned CE (--ecn-threshold) */
 	u64 drop[NDROP];
 	u64 late_writes;	/* written more than 100 us after t_out */
+	u64 empty_ns;		/* the bottleneck had nothing to send */
 	struct hist qdelay;	/* wait in the bottleneck queue */
 	struct hist owd;	/* ingress read to egress write */
 	struct hist lateness;	/* egress write - t_out */
@@ -198,6 +200,7 @@ struct dir {
 	struct dir_conf *cf;
 	int in_fd, out_fd;
 	u64 epoch;		/* CLOCK_MONOTONIC at ready */
+	u64 first_ns;		/* ... at the first packet in; 0 before it */
 	u64 spin_ns;
 
 	u8 *pool;
@@ -207,6 +210,7 @@ struct dir {
 	struct ring q;		/* bottleneck queue; q.head may be in service */
 	u64 q_bytes;
 	bool head_started;	/* service of q's head computed */
+	u64 empty_from;		/* !head_started: since when */
 	u64 head_start, head_done;
 
 	struct ring cls_q[MAX_CLASSES + 2];	/* delay lines; +default +express */

@@ -34,6 +34,7 @@ void usage(FILE *f)
 "  --dup P              chance a packet is duplicated\n"
 "  --port-delay PORT:TIME  packets from/to PORT use this delay instead\n"
 "  --event T:down:DUR | T:rate:RATE | T:delay:TIME | T:loss:P\n"
+"                       T from the start; +T from the direction's first packet\n"
 "  --log FILE           per-packet log (--log P writes P.up and P.down)\n"
 "Global options:\n"
 "  --seed N             PRNG seed (default 1)\n"

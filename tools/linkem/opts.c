@@ -162,7 +162,11 @@ static int parse_event(char *s, struct dir_conf *d)
 		return -1;
 	*arg++ = 0;
 	e = &d->ev[d->nev];
-	if (parse_time(at, &e->at_ns))
+	e->after_first = *at == '+';
+	/* one clock per direction, so that its events keep their order */
+	if (d->nev && e->after_first != d->ev[0].after_first)
+		return -1;
+	if (parse_time(at + e->after_first, &e->at_ns))
 		return -1;
 	if (!strcmp(kind, "down")) {
 		e->type = EV_DOWN;

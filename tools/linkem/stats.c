@@ -28,11 +28,11 @@ static void print_dir(FILE *f, const struct dir *d)
 
 	fprintf(f, "\"%s\":{\"pkts_in\":%llu,\"bytes_in\":%llu,\"pkts_out\":%llu,"
 		"\"bytes_out\":%llu,\"dups\":%llu,\"late_writes\":%llu,\"ce_marked\":%llu,"
-		"\"drops\":{",
+		"\"empty_ms\":%.3f,\"drops\":{",
 		d->name, (unsigned long long)c->pkts_in, (unsigned long long)c->bytes_in,
 		(unsigned long long)c->pkts_out, (unsigned long long)c->bytes_out,
 		(unsigned long long)c->dups, (unsigned long long)c->late_writes,
-		(unsigned long long)c->ce_marked);
+		(unsigned long long)c->ce_marked, c->empty_ns / 1e6);
 	for (i = 0; i < NDROP; i++) {
 		fprintf(f, "\"%s\":%llu,", cause[i], (unsigned long long)c->drop[i]);
 		total += c->drop[i];
