@@ -166,8 +166,8 @@ tb_busy_or_why() {
 
 # tb_too_late CLIENT LIMIT_US: true, and says why, when linkem on CLIENT's
 # link ran more than LIMIT_US late (p50, both ways; read the stats first):
-# a bound that needs linkem on time cannot be judged in this run.  Shaped
-# links run 60-120 us late on a quiet machine, 3 ms beside a CPU hog.
+# a bound that needs linkem on time cannot be judged in this run.  A shaped
+# link's p50 was 60-70 us on a quiet machine, 80-170 us beside a CPU hog.
 tb_too_late() {
 	local late
 	late=$(tb_late_us "$1" p50)

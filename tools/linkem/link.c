@@ -384,8 +384,8 @@ static void enqueue(struct dir *d, u32 idx, u64 t)
 	ring_push(&d->q, idx);
 	d->q_bytes += s->len;
 	if (!d->head_started) {
-		/* a link that is never empty was never short of packets to send:
-		 * the sender, not linkem, is to blame for any rate it misses */
+		/* the time it had nothing to send: a rate missed while never
+		 * empty is linkem's own fault, one missed while empty is not */
 		if (t > d->empty_from)
 			d->st.empty_ns += t - d->empty_from;
 		start_head(d, t);
