@@ -84,9 +84,11 @@ else
 	pass "htcp: beta 0.5 by rule $(kv rule "$e") (2: bandwidth switch, 3: modeswitch), not from the RTTs"
 fi
 # RTTmin: the 100 ms path; RTTmax: at most the path plus the 60 ms queue
-# plus 30 ms of host and delayed-ACK slack
-awk -v a="$mn" -v b="$mx" 'BEGIN { exit !(a >= 99000 && a <= 115000 && b >= a && b <= 190000) }'
-ok $? "htcp: RTTmin $mn us and RTTmax $mx us within the link's 100..160 ms (+30 ms slack)"
+# plus 30 ms of host and delayed-ACK slack, plus as late as linkem ran (p99,
+# both ways; 196 ms seen once on a quiet machine)
+late=$(tb_late_us chtcp p99)
+awk -v a="$mn" -v b="$mx" -v l="$late" 'BEGIN { exit !(a >= 99000 && a <= 115000 && b >= a && b <= 190000 + l) }'
+ok $? "htcp: RTTmin $mn us and RTTmax $mx us within the link's 100..160 ms (+30 ms slack + linkem's $late us late)"
 
 # The increase: from 1 s after the loss alpha(D) = 1 + 10 (D - 1) + ((D - 1)/2)^2
 # segments per RTT; integrated to 4 s that is ~50 segment-RTTs, ~420 segments

