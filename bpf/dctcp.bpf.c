@@ -75,11 +75,6 @@ struct dctcp_ca {
 };
 TCPCA_STATE_FITS(struct dctcp_ca);
 
-static __always_inline bool before(u32 seq1, u32 seq2)
-{
-	return (s32)(seq1 - seq2) < 0;
-}
-
 /* Event record kinds (tcpca-load --events). */
 enum {
 	DCTCP_EV_ALPHA = 1,	/* once per window: v0 = alpha (1/1024), v1 = segments

@@ -29,7 +29,7 @@
  *    include/illinois.h are 64-bit where the module's are u32 (the same
  *    within the module's 3.36 s RTT cap, and for snd_cwnd_cnt below
  *    3.3 million segments).
- *  - The after() sequence comparison, a macro, is written out.
+ *  - The after() sequence comparison (include/net/tcp.h) is include/tcpca.bpf.h's.
  *  - Each loss decision is sent to the events ring (--events): v0 = cwnd,
  *    v1 = the new ssthresh, v2 = beta (1/64), v3 = alpha (1/128).
  * Kept as in the module: max_rtt (and so dm) is never aged; the additive
@@ -61,11 +61,6 @@ struct illinois_ca {
 	u32 dm;			/* largest queueing delay at the last update, us */
 };
 TCPCA_STATE_FITS(struct illinois_ca);
-
-static __always_inline bool after(u32 seq1, u32 seq2)
-{
-	return (s32)(seq2 - seq1) < 0;
-}
 
 /* A new RTT: its end, and empty sums. */
 static __always_inline void illinois_rtt_reset(struct sock *sk, struct illinois_ca *ca)

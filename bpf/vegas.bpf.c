@@ -27,7 +27,8 @@
  *    every other RTT in slow start so that the RTT in between measures a
  *    fixed window; the module (and this program by default) grows every RTT.
  *  - tcp_current_ssthresh() (a static inline) is tcpca_current_ssthresh()
- *    and the after() sequence comparison, a macro, is written out.
+ *    and the after() sequence comparison (include/net/tcp.h) is
+ *    include/tcpca.bpf.h's.
  *  - Per-RTT decisions are also sent to the events ring (--events).
  *  - get_info (tcpvegas_info: enabled, rttcnt, rtt, minrtt) is refused for
  *    BPF; the per-socket iterator at the end prints the same fields.
@@ -42,7 +43,7 @@
 #include "tcpca.bpf.h"
 #include "tcpca_observe.bpf.h"
 #include "tcpca_params.h"
-#include "vegas.h"
+#include "vegas.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -51,47 +52,9 @@ TCPCA_PARAMS(vegas_params, VEGAS_PARAMS);
 #define TCPF_CA_CWR		(1 << TCP_CA_CWR)
 #define TCPF_CA_Recovery	(1 << TCP_CA_Recovery)
 
-/* The module's struct vegas, plus one bit for ss_every_other. */
-struct vegas_ca {
-	u32 beg_snd_nxt;	/* sequence number: the RTT ends when it is acked */
-	u32 base_rtt;		/* smallest RTT ever seen (+1), us; VEGAS_RTT_NONE = none */
-	u32 min_rtt;		/* smallest RTT seen this RTT (+1), us; VEGAS_RTT_NONE = none */
-	u32 cnt_rtt;		/* RTT samples seen this RTT */
-	u32 diff;		/* last Diff computed, packets (for the iterator) */
-	u8 doing_vegas_now;	/* 1 in TCP_CA_Open; 0 = plain Reno (recovery, loss) */
-	u8 ss_hold;		/* ss_every_other: 1 = this RTT keeps cwnd (measures) */
-};
+/* The state, struct vegas_ca, and the hooks that keep its RTT filters are in
+ * include/vegas.bpf.h: YeAH embeds them, as tcp_yeah.c does tcp_vegas.h's. */
 TCPCA_STATE_FITS(struct vegas_ca);
-
-static __always_inline bool after(u32 seq1, u32 seq2)
-{
-	return (s32)(seq2 - seq1) < 0;
-}
-
-/*
- * Vegas restarts on a new connection, after fast recovery or an RTO, and when
- * a sender restarts after idle: the first RTT then uses stale information, so
- * no decision is made before a full RTT of fresh samples.
- */
-static __always_inline void vegas_enable(struct sock *sk)
-{
-	struct vegas_ca *ca = inet_csk_ca(sk);
-
-	ca->doing_vegas_now = 1;
-	ca->beg_snd_nxt = tcp_sk(sk)->snd_nxt;
-	ca->cnt_rtt = 0;
-	ca->min_rtt = VEGAS_RTT_NONE;
-	ca->ss_hold = 0;
-}
-
-static __always_inline void vegas_reset(struct sock *sk)
-{
-	struct vegas_ca *ca = inet_csk_ca(sk);
-
-	ca->base_rtt = VEGAS_RTT_NONE;
-	ca->diff = 0;
-	vegas_enable(sk);
-}
 
 void TCPCA_OPS(vegas_init, struct sock *sk)
 {
@@ -99,21 +62,10 @@ void TCPCA_OPS(vegas_init, struct sock *sk)
 	vegas_reset(sk);
 }
 
-/* Two minimum filters: over all time (BaseRTT) and over this RTT. */
 void TCPCA_OPS(vegas_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
-	struct vegas_ca *ca = inet_csk_ca(sk);
-	u32 vrtt;
-
 	TCPCA_COUNT(pkts_acked);
-	if (sample->rtt_us < 0)
-		return;
-	vrtt = (u32)sample->rtt_us + 1;		/* never 0 */
-	if (vrtt < ca->base_rtt)
-		ca->base_rtt = vrtt;
-	if (vrtt < ca->min_rtt)
-		ca->min_rtt = vrtt;
-	ca->cnt_rtt++;
+	vegas_rtt_sample(sk, sample);
 }
 
 /* CWR or Recovery, for tcp_current_ssthresh() (tcpca_current_ssthresh). */
@@ -199,24 +151,18 @@ u32 TCPCA_OPS(vegas_ssthresh, struct sock *sk)
 	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
 }
 
-/* Vegas only in Open; during CWR, recovery and loss the stack's Reno rules. */
 void TCPCA_OPS(vegas_set_state, struct sock *sk, u8 new_state)
 {
 	TCPCA_COUNT(set_state);
 	if (new_state == TCP_CA_Loss)
 		TCPCA_COUNT(rto);
-	if (new_state == TCP_CA_Open)
-		vegas_enable(sk);
-	else
-		((struct vegas_ca *)inet_csk_ca(sk))->doing_vegas_now = 0;
+	vegas_state(sk, new_state);
 }
 
-/* Restart after idle: the old BaseRTT and window say nothing now. */
 void TCPCA_OPS(vegas_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
 	TCPCA_COUNT(cwnd_event);
-	if (event == CA_EVENT_CWND_RESTART || event == CA_EVENT_TX_START)
-		vegas_reset(sk);
+	vegas_restart(sk, event);
 }
 
 u32 TCPCA_OPS(vegas_undo_cwnd, struct sock *sk)

@@ -66,6 +66,17 @@ static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 				  tp->snd_cwnd, tp->snd_ssthresh, tp->max_packets_out);
 }
 
+/* include/net/tcp.h's before() and after(): sequence numbers mod 2^32. */
+static __always_inline bool before(u32 seq1, u32 seq2)
+{
+	return (s32)(seq1 - seq2) < 0;
+}
+
+static __always_inline bool after(u32 seq1, u32 seq2)
+{
+	return before(seq2, seq1);
+}
+
 #ifndef min
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))

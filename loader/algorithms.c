@@ -15,9 +15,17 @@
 #define ALG_TUNABLE(n, LIST, check_fn) \
 	{ .name = #n, .elf_bytes = n##_bpf__elf_bytes, \
 	  .params = (const struct tcpca_param[]){ LIST(PARAM_ROW) }, \
-	  .nparams = sizeof((const struct tcpca_param[]){ LIST(PARAM_ROW) }) / \
-		     sizeof(struct tcpca_param), \
+	  .nparams = NPARAMS(LIST), \
 	  .check = check_fn },
+
+#define NPARAMS(LIST) \
+	(sizeof((const struct tcpca_param[]){ LIST(PARAM_ROW) }) / sizeof(struct tcpca_param))
+
+/* Every command keeps an algorithm's values in a __u32[TCPCA_PARAMS_MAX]. */
+#define ALG_FITS(n)
+#define ALG_TUNABLE_FITS(n, LIST, check_fn) \
+	_Static_assert(NPARAMS(LIST) <= TCPCA_PARAMS_MAX, #n ": more tunables than TCPCA_PARAMS_MAX");
+TCPCA_ALGORITHMS(ALG_FITS, ALG_TUNABLE_FITS)
 
 const struct tcpca_alg tcpca_algs[] = {
 	TCPCA_ALGORITHMS(ALG, ALG_TUNABLE)

@@ -48,8 +48,10 @@ int show_events(const char *path, double seconds)
 	int fd = bpf_obj_get(path);
 
 	if (fd < 0) {
-		err("%s: %s", path, strerror(errno));
-		return -errno;
+		int e = -errno;	/* before err() may change it */
+
+		err("%s: %s", path, strerror(-e));
+		return e;
 	}
 	rb = ring_buffer__new(fd, print_event, NULL, NULL);
 	if (!rb) {

@@ -18,15 +18,30 @@ bool verbose;
 static char *libbpf_log;
 static size_t libbpf_log_len;
 
+static void vline(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "tcpca-load: %s", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tcpca-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vline("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+/* Something the user should know that is not a failure. */
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline("note: ", fmt, ap);
+	va_end(ap);
 }
 
 void info(const char *fmt, ...)
@@ -46,11 +61,9 @@ void info_verbose(const char *fmt, ...)
 
 	if (!verbose)
 		return;
-	fputs("tcpca-load: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vline("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* A verifier's refusal leaves its log in libbpf's output; nothing else does. */

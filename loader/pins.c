@@ -73,8 +73,10 @@ int bpffs_prepare(const char *dir)
 			return -ENOTDIR;
 		}
 		if (mount("bpf", SYS_FS_BPF, "bpf", 0, "mode=0700")) {
-			err("cannot mount bpffs on " SYS_FS_BPF ": %s", strerror(errno));
-			return -errno;
+			int e = -errno;	/* before err() may change it */
+
+			err("cannot mount bpffs on " SYS_FS_BPF ": %s", strerror(-e));
+			return e;
 		}
 	}
 	e = mkdir_on_bpffs(dir);
@@ -102,11 +104,14 @@ int pin_remove(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	unsigned int i;
+	int e;
 
 	for (i = 0; i < ARRAY_SIZE(leaves); i++)
 		if (!pin_path(path, sizeof(path), dir, name, leaves[i]))
 			unlink(path);
-	if (pin_path(path, sizeof(path), dir, name, NULL) || rmdir(path))
+	if ((e = pin_path(path, sizeof(path), dir, name, NULL)))
+		return e;
+	if (rmdir(path))
 		return -errno;
 	return 0;
 }

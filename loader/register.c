@@ -53,13 +53,20 @@ static int image_read(const struct tcpca_alg *alg, const char *path, struct imag
 			return -ENOMEM;
 		memcpy(im->elf, bytes, size);
 	} else {
+		long end;
+
 		if (!(f = fopen(path, "rb"))) {
-			err("cannot open %s: %s", path, strerror(errno));
-			return -errno;
+			int e = -errno;	/* before err() may change it */
+
+			err("cannot open %s: %s", path, strerror(-e));
+			return e;
 		}
-		fseek(f, 0, SEEK_END);
-		size = ftell(f);
-		rewind(f);
+		if (fseek(f, 0, SEEK_END) || (end = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+			fclose(f);
+			err("cannot read %s: not a regular file", path);
+			return -EIO;
+		}
+		size = (size_t)end;
 		im->elf = malloc(size ? size : 1);
 		if (!im->elf || fread(im->elf, 1, size, f) != size) {
 			fclose(f);
@@ -303,6 +310,9 @@ int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct 
 		snprintf(name, sizeof(name), "%s", o->name);
 	else
 		snprintf(name, sizeof(name), "%.15s", (char *)im.elf + im.layout.name_off);
+	/* an object's own name becomes a pin directory too: the same check */
+	if (!o->name && (e = check_ca_name(name)))
+		goto out;
 	if (ca_registered(name)) {
 		err("a congestion control named '%s' is already registered; choose another with --name", name);
 		e = -EEXIST;
@@ -363,17 +373,47 @@ static int unregister_map(const char *dir, const char *name)
 	return e;
 }
 
+/*
+ * After unregistering: the struct_ops map normally goes within tens of ms
+ * (given 2 s here).
+ * It stays while sockets still run the algorithm (each holds a reference
+ * until it closes), and for good when a network namespace was refused it as
+ * its default: tcp_set_default_congestion_control()'s -EPERM branch never
+ * drops the reference it took (net/ipv4/tcp_cong.c, 6.1 to 6.18).  Said,
+ * not an error: the name is gone either way.
+ */
+static void note_outliving_map(const char *name, __u32 map_id)
+{
+	int i, fd = -1;
+
+	for (i = 0; i < 200; i++) {
+		fd = bpf_map_get_fd_by_id(map_id);
+		if (fd < 0)
+			return;
+		close(fd);
+		usleep(10 * 1000);
+	}
+	note("'%s' is unregistered but its struct_ops map (id %u) is still loaded: sockets "
+	     "still running it keep it until they close; if none do, the kernel kept the reference "
+	     "a namespace took when it refused '%s' as its default (see tcpca-load(8), BUGS; "
+	     "use --allow for namespaces)", name, map_id, name);
+}
+
 int tcpca_unregister(const char *pin_dir, const char *name)
 {
+	__u32 map_id, link_id;
+	int e;
+
 	if (!pin_exists(pin_dir, name)) {
 		err("nothing named '%s' is registered under %s", name, pin_dir);
 		return -ENOENT;
 	}
+	pin_alg(pin_dir, name, &map_id, &link_id);
 	if (pin_mode(pin_dir, name) == REG_MAP && unregister_map(pin_dir, name))
 		return -EBUSY;
-	if (pin_remove(pin_dir, name)) {
-		err("cannot remove %s/%s: %s", pin_dir, name, strerror(errno));
-		return -errno;
+	if ((e = pin_remove(pin_dir, name))) {
+		err("cannot remove %s/%s: %s", pin_dir, name, strerror(-e));
+		return e;
 	}
 	/* the kernel drops the last link reference from a work item: give it a moment */
 	for (int i = 0; i < 200 && ca_registered(name); i++)
@@ -382,5 +422,7 @@ int tcpca_unregister(const char *pin_dir, const char *name)
 		err("'%s' is still registered: another process holds its link", name);
 		return -EBUSY;
 	}
+	if (map_id)
+		note_outliving_map(name, map_id);
 	return 0;
 }

@@ -33,7 +33,7 @@ static const char usage[] =
 "kept by a link pinned at DIR/NAME/link (Linux 6.4+) or, on older kernels, by its\n"
 "struct_ops map pinned at DIR/NAME/ops, and removed with --unload.\n"
 "\n"
-"  -n, --name NAME     register under NAME (at most 15 of [A-Za-z0-9_.])\n"
+"  -n, --name NAME     register under NAME (1 to 15 of [A-Za-z0-9_.], not . or ..)\n"
 "                      instead of the algorithm's own name\n"
 "  -a, --allow         non-restricted: any socket may select it and a network\n"
 "                      namespace may make it its default (TCP_CONG_NON_RESTRICTED)\n"
@@ -48,15 +48,6 @@ static const char usage[] =
 "  -v, --verbose       libbpf's and the verifier's whole output\n"
 "  -h, --help          this text\n"
 "  -V, --version       the version\n";
-
-static bool valid_ca_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (len == 0 || len >= TCPCA_NAME_MAX)
-		return false;
-	return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == len;
-}
 
 static bool is_object_path(const char *arg)
 {
@@ -86,7 +77,7 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 {
 	const struct tcpca_alg *alg = NULL;
 	const char *path = NULL;
-	__u32 values[32];
+	__u32 values[TCPCA_PARAMS_MAX];
 	struct load_opts o = { .pin_dir = pin_dir, .name = name, .allow = allow, .values = values };
 
 	if (argc < 1) {
@@ -107,10 +98,8 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 		if (params_apply(alg, values, argc - 1, argv + 1))
 			return -EINVAL;
 	}
-	if (name && !valid_ca_name(name)) {
-		err("invalid name '%s': at most %d characters of [A-Za-z0-9_.]", name, TCPCA_NAME_MAX - 1);
+	if (name && check_ca_name(name))
 		return -EINVAL;
-	}
 	if (need_privileges() || bpffs_prepare(pin_dir))
 		return -EPERM;
 	log_capture_libbpf();
@@ -139,14 +128,14 @@ static int cmd_unload(const char *pin_dir, bool all, int argc, char **argv)
 		return -EINVAL;
 	}
 	for (i = 0; i < argc; i++)
-		failed |= tcpca_unregister(pin_dir, argv[i]) != 0;
+		failed |= check_ca_name(argv[i]) || tcpca_unregister(pin_dir, argv[i]) != 0;
 	return failed ? -1 : 0;
 }
 
 static int cmd_list(const char *pin_dir)
 {
 	char names[MAX_REGISTERED][TCPCA_NAME_MAX], ca[TCPCA_NAME_MAX];
-	__u32 values[32], map_id, link_id;
+	__u32 values[TCPCA_PARAMS_MAX], map_id, link_id;
 	unsigned int i, j;
 	int n;
 
@@ -184,6 +173,8 @@ static int cmd_list(const char *pin_dir)
 /* The commands that act on a registered NAME start here. */
 static int need_registered(const char *pin_dir, const char *name)
 {
+	if (check_ca_name(name))
+		return -EINVAL;
 	if (need_privileges())
 		return -EPERM;
 	if (!pin_exists(pin_dir, name)) {
@@ -210,7 +201,7 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 {
 	const struct tcpca_alg *alg;
 	char path[PATH_MAX];
-	__u32 values[32];
+	__u32 values[TCPCA_PARAMS_MAX];
 	int e;
 
 	if (argc < 2) {
@@ -255,11 +246,24 @@ static int enter_netns(const char *ns)
 	return 0;
 }
 
+/*
+ * A part of --show that could not be read: said, and the exit status says
+ * so too.  An object of one's own may lack a part (no pin): that is no failure.
+ */
+static bool show_failed(const char *path, int e)
+{
+	if (!e || e == -ENOENT)
+		return false;
+	err("cannot read %s: %s", path, strerror(-e));
+	return true;
+}
+
 static int cmd_show(const char *pin_dir, const char *netns, int argc, char **argv)
 {
 	const struct tcpca_alg *alg;
 	char path[PATH_MAX];
-	__u32 values[32], map_id, link_id;
+	__u32 values[TCPCA_PARAMS_MAX], map_id, link_id;
+	bool failed = false;
 
 	if (argc != 1) {
 		err("--show needs exactly one NAME");
@@ -272,17 +276,21 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 	       alg ? alg->name : "(object)", reg_mode_name(pin_mode(pin_dir, argv[0])),
 	       link_id, map_id, ca_access(argv[0]));
 	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
-	if (alg && alg->nparams && !params_read_pinned(path, values, alg->nparams)) {
-		printf("parameters:\n");
-		params_print(alg, values, "  ");
+	if (alg && alg->nparams) {
+		if (show_failed(path, params_read_pinned(path, values, alg->nparams))) {
+			failed = true;
+		} else {
+			printf("parameters:\n");
+			params_print(alg, values, "  ");
+		}
 	}
 	pin_path(path, sizeof(path), pin_dir, argv[0], "counters");
-	show_counters(path);
+	failed |= show_failed(path, show_counters(path));
 	pin_path(path, sizeof(path), pin_dir, argv[0], "sockets");
 	if (netns && enter_netns(netns))
 		return -1;
-	show_sockets(path);
-	return 0;
+	failed |= show_failed(path, show_sockets(path));
+	return failed ? -1 : 0;
 }
 
 static int cmd_events(const char *pin_dir, int argc, char **argv)

@@ -9,6 +9,7 @@
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define TCPCA_NAME_MAX		16		/* TCP_CA_NAME_MAX, with the NUL */
+#define TCPCA_PARAMS_MAX	32		/* tunables per algorithm (checked at build) */
 #define TCPCA_DEFAULT_PIN_DIR	"/sys/fs/bpf/tcpca"
 #define TCPCA_VERSION		"0.1.0"
 
@@ -32,9 +33,14 @@ extern const struct tcpca_alg tcpca_algs[];
 extern const unsigned int tcpca_nalgs;
 const struct tcpca_alg *alg_find(const char *name);
 
+/* names.c: the NAME every command takes, checked once */
+bool valid_ca_name(const char *name);
+int check_ca_name(const char *name);		/* 0, or -EINVAL with its error printed */
+
 /* log.c: one line per failure; libbpf's own chatter kept for -v */
 extern bool verbose;
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_capture_libbpf(void);

@@ -51,19 +51,6 @@ run() {
 		--up-event "${LOSS_AT}s:loss:$LOSS" --seed 7
 }
 
-# losses NAME TAG: our algorithm NAME's loss records (kind 1) of its client
-# sockets from SKIP_S on, as "cwnd ssthresh v2 v3" lines in $TB_DIR/TAG.loss
-# (Illinois: v2 = beta in 1/64, v3 = alpha in 1/128).  The ring keeps them
-# until read.
-losses() {
-	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --events "$1" 0.3 |
-		awk -F, -v me="$CLIENT_IP:" -v from="$(tb_link_mono "c$2" | awk -v s=$SKIP_S '{ print $1 + s }')" \
-		'NR > 1 && index($2, me) == 1 && $4 == 1 && $1 >= from { print $8, $9, $10, $11 }' \
-		>"$TB_DIR/$2.loss"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
-ratios() { awk '$1 > 0 { printf "%.3f\n", $2 / $1 }' "$TB_DIR/$1.loss"; }
 
 # growth TAG: segments per RTT between iterator samples after SKIP_S that
 # are both in Open with the same ssthresh (no loss between): dcwnd / dt x srtt
@@ -82,24 +69,25 @@ growth() {
 	}' "$TB_DIR/$1.iter"
 }
 
+# loss records after SKIP_S (Illinois: v2 = beta in 1/64, v3 = alpha in 1/128)
 run "$ILL" illinois || bail_out "illinois flow failed"
-losses "$ILL" illinois
+bh_losses "$ILL" illinois $SKIP_S
 run "$RENO" reno || bail_out "bpf_reno flow failed"
-losses "$RENO" reno
+bh_losses "$RENO" reno $SKIP_S
 run cubic cubic || bail_out "cubic flow failed"
 
 gi=$(bh_goodput illinois) gr=$(bh_goodput reno) gc=$(bh_goodput cubic)
-ri=$(ratios illinois | median) rr=$(ratios reno | median)
+ri=$(bh_ratios illinois | bh_median) rr=$(bh_ratios reno | bh_median)
 ni=$(wc -l <"$TB_DIR/illinois.loss") nr=$(wc -l <"$TB_DIR/reno.loss")
-bi=$(awk '{ print $3 }' "$TB_DIR/illinois.loss" | median)
-ai=$(awk '{ print $4 }' "$TB_DIR/illinois.loss" | median)
+bi=$(awk '{ print $3 }' "$TB_DIR/illinois.loss" | bh_median)
+ai=$(awk '{ print $4 }' "$TB_DIR/illinois.loss" | bh_median)
 # alpha reaches its maximum after theta low-delay RTTs, often between two
 # losses rather than at one: the largest at a loss or in an iterator sample
 # after SKIP_S (init sets it to the maximum too)
 amax=$(awk -v skip=$SKIP_S 'FNR == NR { if ($4 > m) m = $4; next }
 	$1 >= skip { for (k = 2; k <= NF; k++) if ($k ~ /^alpha_x128=/ && substr($k, 12) + 0 > m) m = substr($k, 12) + 0 }
 	END { print m + 0 }' "$TB_DIR/illinois.loss" "$TB_DIR/illinois.iter")
-wi=$(growth illinois | median) wr=$(growth reno | median)
+wi=$(growth illinois | bh_median) wr=$(growth reno | bh_median)
 ngi=$(growth illinois | wc -l)
 last=$(tail -n 1 "$TB_DIR/illinois.iter" | cut -d' ' -f4-)
 diag "goodput: illinois ${gi} Mbit/s, bpf_reno ${gr}, cubic ${gc}"

@@ -33,32 +33,21 @@ run() {
 		--up-queue $QUEUE --seed 7
 }
 
-# losses NAME TAG: the loss records (kind 1) of our algorithm NAME's client
-# sockets since the last call, as "cwnd ssthresh v2 v3" lines in
-# $TB_DIR/TAG.loss (Veno: v2 = N in 1/2 packets, v3 = 1 if congestive;
-# bpf_reno: 0 0).  The ring keeps them until read.
-losses() {
-	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --events "$1" 0.3 |
-		awk -F, -v me="$CLIENT_IP:" 'NR > 1 && index($2, me) == 1 && $4 == 1 { print $8, $9, $10, $11 }' \
-		>"$TB_DIR/$2.loss"
-}
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
-ratios() { awk '$1 > 0 { printf "%.3f\n", $2 / $1 }' "$TB_DIR/$1.loss"; }
 share_congestive() { awk '{ n++; k += $4 } END { printf "%.2f", n ? k / n : 0 }' "$TB_DIR/$1.loss"; }
 retrans() { jq -r '.end.sum_sent.retransmits' "$TB_DIR/$1.json"; }
 
+# loss records (Veno: v2 = N in 1/2 packets, v3 = 1 if congestive)
 run "$VENO" veno || bail_out "veno flow failed"
-losses "$VENO" veno
+bh_losses "$VENO" veno
 run "$RENO" reno || bail_out "bpf_reno flow failed"
-losses "$RENO" reno
+bh_losses "$RENO" reno
 run cubic cubic || bail_out "cubic flow failed"
 bh_run "$VENO" vcong "$CONG_S" --rate $RATE --delay $DELAY --up-queue $CONG_QUEUE ||
 	bail_out "veno congestion flow failed"
-losses "$VENO" vcong
+bh_losses "$VENO" vcong
 
 gv=$(bh_goodput veno) gr=$(bh_goodput reno) gc=$(bh_goodput cubic)
-rv=$(ratios veno | median) rr=$(ratios reno | median) rc=$(ratios vcong | median)
+rv=$(bh_ratios veno | bh_median) rr=$(bh_ratios reno | bh_median) rc=$(bh_ratios vcong | bh_median)
 nv=$(wc -l <"$TB_DIR/veno.loss") nr=$(wc -l <"$TB_DIR/reno.loss") nc=$(wc -l <"$TB_DIR/vcong.loss")
 cv=$(share_congestive veno) cc=$(share_congestive vcong)
 diag "1% loss: veno ${gv} Mbit/s ($(retrans veno) retransmits), bpf_reno ${gr} ($(retrans reno)), cubic ${gc} ($(retrans cubic))"

@@ -48,8 +48,6 @@ field() {
 	}' "$TB_DIR/$1.iter"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
-
 # loss_ratios TAG: for each loss between two Open-state samples (ssthresh
 # changed), the new ssthresh over the cwnd of the Open sample before: about 1/2
 # for Reno (a bit more, since cwnd grew after that sample), BWE x RTTmin
@@ -92,9 +90,9 @@ cmp_ok "$lr" '>' 20 "bpf_reno's flow met random losses ($lr)"
 
 # ssthresh after the random losses: near the pipe size BWE x RTTmin / mss
 # (pipe_pkts in the iterator), not at half the window
-ss_w=$(field westwood ssthresh | median) pipe_w=$(field westwood pipe_pkts | median)
-cw_w=$(field westwood cwnd | median) ss_r=$(field reno ssthresh | median)
-bwe=$(field westwood bw_est_kbps | median) rmin=$(field westwood rtt_min_us | median)
+ss_w=$(field westwood ssthresh | bh_median) pipe_w=$(field westwood pipe_pkts | bh_median)
+cw_w=$(field westwood cwnd | bh_median) ss_r=$(field reno ssthresh | bh_median)
+bwe=$(field westwood bw_est_kbps | bh_median) rmin=$(field westwood rtt_min_us | bh_median)
 diag "westwood Open-state medians: ssthresh=$ss_w pipe_pkts=$pipe_w cwnd=$cw_w bw_est=${bwe} kbit/s rtt_min=${rmin} us; reno ssthresh=$ss_r"
 n=$(field westwood ssthresh | wc -l)
 cmp_ok "$n" '>=' 20 "the iterator showed westwood in the Open state after ${SKIP_S} s ($n samples)"
@@ -102,7 +100,7 @@ near=$(paste <(field westwood ssthresh) <(field westwood pipe_pkts) | awk '
 	{ n++; if ($2 > 0 && ($1 - $2) / $2 <= 0.25 && ($2 - $1) / $2 <= 0.25) k++ }
 	END { printf "%.2f", n ? k / n : 0 }')
 cmp_ok "$near" '>=' 0.7 "westwood: ssthresh within 25% of BWE x RTTmin in ${near} of the samples"
-rw=$(loss_ratios westwood | median) rr=$(loss_ratios reno | median)
+rw=$(loss_ratios westwood | bh_median) rr=$(loss_ratios reno | bh_median)
 diag "ssthresh after a loss / cwnd before it, medians: westwood $rw ($(loss_ratios westwood | wc -l) losses), reno $rr ($(loss_ratios reno | wc -l))"
 cmp_ok "$rr" '<=' 0.65 "bpf_reno: ssthresh after a loss ~ cwnd / 2 (median ratio $rr)"
 cmp_ok "$rw" '>=' 0.7 \

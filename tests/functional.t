@@ -58,13 +58,26 @@ for alg in $algs; do
 		is "$ca" "ca=reno" "$alg by $by: without ECN the socket falls back to reno"
 	fi
 
-	! nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control="$name" 2>/dev/null
-	ok $? "$alg by $by: a restricted CA cannot become a namespace default"
+	# The refusal leaks the reference the kernel took for it (tcpca-load(8),
+	# BUGS): its map stays loaded for good.  So once per run, with Reno's
+	# small object, and --unload must say so.
+	refused=""
+	if [ "$alg" = reno ] && [ "$by" = "$kernel_by" ]; then
+		! nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control="$name" 2>/dev/null
+		ok $? "$alg by $by: a restricted CA cannot become a namespace default"
+		refused=1
+	fi
 
-	$TCPCA_LOAD --pin-dir "$TEST_PIN_DIR" --unload "$name"
+	said=$($TCPCA_LOAD --pin-dir "$TEST_PIN_DIR" --unload "$name" 2>&1)
 	ok $? "$alg by $by: unloads"
 	! available "$name" && [ ! -e "$TEST_PIN_DIR/$name" ]
 	ok $? "$alg by $by: nothing left registered or pinned"
+	if [ -n "$refused" ]; then
+		like "$said" "note: '$name' is unregistered but its struct_ops map \(id [0-9]+\) is still loaded" \
+			"$alg by $by: --unload says the refused default's map outlives it"
+	else
+		is "$said" "" "$alg by $by: --unload has nothing to say (its map is gone)"
+	fi
 
 	$load --allow "$alg" >/dev/null
 	allowed "$name"; ok $? "$alg by $by: --allow makes it non-restricted"

@@ -53,7 +53,28 @@ expect_error "name too long" "invalid name 'abcdefghijklmnop'" "${L[@]}" --name 
 expect_error "name with a bad character" "invalid name 'a-b'" "${L[@]}" --name a-b reno
 expect_error "name of the kernel's own reno" "named 'reno' is already registered; choose another with --name" \
 	"${L[@]}" --name reno reno
+expect_error "name '.' (the pin directory itself)" "invalid name '\\.'" "${L[@]}" --name . reno
+expect_error "name '..' (its parent)" "invalid name '\\.\\.'" "${L[@]}" --name .. reno
 nothing_left "after bad arguments"
+
+# A NAME is one entry of its pin directory, for every command: none reaches
+# a registration in another directory through it
+OTHER="${TEST_PIN_DIR}-other"
+on_exit "'$TCPCA_LOAD' --pin-dir '$OTHER' --unload --all; rmdir '$OTHER' 2>/dev/null"
+"$TCPCA_LOAD" --pin-dir "$OTHER" --name "$N" reno >/dev/null
+ok $? "a registration in another pin directory, $OTHER"
+up="../${OTHER##*/}/$N"
+expect_error "--unload $up is refused" "invalid name '\\.\\./" "${L[@]}" --unload "$up"
+expect_error "--show $up is refused" "invalid name '\\.\\./" "${L[@]}" --show "$up"
+expect_error "--set $up is refused" "invalid name '\\.\\./" "${L[@]}" --set "$up" x=1
+expect_error "--events $up is refused" "invalid name '\\.\\./" "${L[@]}" --events "$up" 1
+expect_error "--unload .. is refused" "invalid name '\\.\\.'" "${L[@]}" --unload ..
+expect_error "--show . is refused" "invalid name '\\.'" "${L[@]}" --show .
+grep -qw "$N" /proc/sys/net/ipv4/tcp_available_congestion_control
+ok $? "... and the other directory's registration is still there"
+"$TCPCA_LOAD" --pin-dir "$OTHER" --unload "$N" && rmdir "$OTHER"
+ok $? "it unloads from its own directory"
+nothing_left "after the names that leave their directory"
 
 "${L[@]}" --name "$N" reno >/dev/null; ok $? "a first registration succeeds"
 expect_error "the same name twice" "named '$N' is already registered" "${L[@]}" --name "$N" reno

@@ -118,6 +118,27 @@ bh_run_blackout() {
 	diag "$tag: linkem dropped $(tb_stat "c$tag" .up.drops.linkdown) in the blackout, $(tb_stat "c$tag" .up.drops.queue) at the queue"
 }
 
+# bh_judged RESULT HIT: whether a control flow of bh_run_blackout can be
+# judged: it found a loss in congestion avoidance (RESULT not empty or
+# "none"), or the blackout dropped some of its packets (HIT > 0), so that
+# finding none is its failure.  A flow the blackout dropped nothing of (after
+# the start-up's losses it was still in a timeout's slow start, its few
+# packets a burst per RTT, or the machine stalled it; seen only on a loaded
+# machine) has no loss to judge, and its checks skip with BH_UNJUDGED.
+# shellcheck disable=SC2034 # read by the tests that source this
+BH_UNJUDGED="the blackout dropped nothing of its flow: no loss in congestion avoidance to judge"
+bh_judged() { { [ -n "$1" ] && [ "$1" != none ]; } || [ "${2:-0}" -gt 0 ]; }
+
+# bh_control_loss WHO RESULT HIT: the first check of such a control flow:
+# its loss in congestion avoidance was found, or skipped with BH_UNJUDGED.
+bh_control_loss() {
+	if bh_judged "$2" "$3"; then
+		[ -n "$2" ] && [ "$2" != none ]; ok $? "$1: a loss in congestion avoidance after the drop"
+	else
+		skip "$1: a loss in congestion avoidance after the drop" "$BH_UNJUDGED"
+	fi
+}
+
 # bh_goodput TAG: prints the Mbit/s received over the whole flow of bh_run TAG.
 bh_goodput() {
 	jq -r '.end.sum_received.bits_per_second / 1e6' "$TB_DIR/$1.json"
@@ -152,3 +173,24 @@ bh_ca_loss() {
 	'"$3"'
 	{ last_ss = ss; last_cw = cw; end = t }' "$TB_DIR/$1.csv"
 }
+
+# bh_losses NAME TAG [FROM_S]: the loss records (kind 1) of our algorithm
+# NAME's client sockets since the last call (the ring keeps them until read),
+# from FROM_S seconds after link cTAG came up on (default: all), as
+# "cwnd ssthresh v2 v3" lines in $TB_DIR/TAG.loss (v2, v3: the algorithm's,
+# bpf_reno's 0 0).  Prints nothing.
+bh_losses() {
+	local from=0
+	[ -z "${3:-}" ] || from=$(tb_link_mono "c$2" | awk -v s="$3" '{ print $1 + s }')
+	"$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR" --events "$1" 0.3 |
+		awk -F, -v me="$CLIENT_IP:" -v from="$from" \
+		'NR > 1 && index($2, me) == 1 && $4 == 1 && $1 >= from { print $8, $9, $10, $11 }' \
+		>"$TB_DIR/$2.loss"
+}
+
+# bh_ratios TAG: ssthresh / cwnd of each record of bh_losses TAG, a line each.
+bh_ratios() { awk '$1 > 0 { printf "%.3f\n", $2 / $1 }' "$TB_DIR/$1.loss"; }
+
+# bh_median: the median of the numbers on stdin (the upper one of an even
+# count), "none" without any.
+bh_median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }

@@ -4,21 +4,10 @@
  * and consistency check: ranges, decimal digits only, unknown names, and
  * the one-line error each refusal prints.  No root, no kernel.
  */
-#include <stdarg.h>
 #include "../../loader/params.c"
 #include "vegas.h"
 #include "tap.h"
-
-static char last_err[512];
-
-void err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_err, sizeof(last_err), fmt, ap);
-	va_end(ap);
-}
+#include "last_err.h"
 
 #define PARAM_ROW(name, def, lo, hi, unit, doc) { #name, def, lo, hi, unit, doc },
 

@@ -432,8 +432,9 @@ static void drain_ingress(struct dir *d)
 		u64 t;
 
 		if (slot_alloc(d, &idx)) {
-			/* keep reading so the sender sees a drop, not a stall */
-			static u8 sink[65536];
+			/* keep reading so the sender sees a drop, not a stall;
+			 * one sink per thread: both directions may be here */
+			static __thread u8 sink[65536];
 
 			if (read(d->in_fd, sink, sizeof(sink)) <= 0)
 				return;

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_COUNT 100000
+#define MAX_COUNT 65536		/* one echo per 16-bit sequence number */
 
 static uint64_t now_ns(void)
 {
@@ -121,6 +121,11 @@ static void summary(void)
 	double sum = 0;
 	int n = 0, i;
 
+	if (!v) {
+		fprintf(stderr, "lkping: out of memory\n");
+		exit(2);
+	}
+
 	for (i = 0; i < count; i++)
 		if (rtt[i]) {
 			v[n++] = rtt[i];
@@ -166,6 +171,10 @@ int main(int argc, char **argv)
 	ident = getpid() & 0xffff;
 	sent_at = calloc(count, sizeof(*sent_at));
 	rtt = calloc(count, sizeof(*rtt));
+	if (!sent_at || !rtt) {
+		fprintf(stderr, "lkping: out of memory\n");
+		return 2;
+	}
 	start = now_ns();
 	for (i = 0; i < count; i++) {
 		send_echo(sk, &dst, i);
@@ -175,6 +184,6 @@ int main(int argc, char **argv)
 	summary();
 	return 0;
 bad:
-	fprintf(stderr, "usage: lkping [-c COUNT] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] ADDR\n");
+	fprintf(stderr, "usage: lkping [-c COUNT (1..65536)] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] ADDR\n");
 	return 2;
 }

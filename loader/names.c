@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one check of a NAME given on the command line, for every command that
+ * takes one (load's --name, --unload, --show, --set, --events): a name is a
+ * congestion control's name in the kernel and a directory under the pin
+ * directory at once, so it must fit TCP_CA_NAME_MAX and be a single path
+ * component that stays in that directory.
+ */
+#include <errno.h>
+#include <string.h>
+#include "tcpca.h"
+
+static const char ca_name_chars[] =
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
+
+bool valid_ca_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= TCPCA_NAME_MAX || strspn(name, ca_name_chars) != len)
+		return false;
+	/* "." and ".." are the pin directory itself and its parent */
+	return strcmp(name, ".") && strcmp(name, "..");
+}
+
+int check_ca_name(const char *name)
+{
+	if (valid_ca_name(name))
+		return 0;
+	err("invalid name '%s': 1 to %d characters of [A-Za-z0-9_.], not '.' or '..'", name,
+	    TCPCA_NAME_MAX - 1);
+	return -EINVAL;
+}
