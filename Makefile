@@ -100,7 +100,30 @@ test:
 vmtest: all unit
 	$(Q)./tools/vm/test
 
-bench: all
+# The hook-cost scenario's baselines and its holder of the kernel's BPF statistics.
+BENCH_BINS	:= $(OUT)/bench/floor.bpf.o $(OUT)/bench/empty.bpf.o $(OUT)/bench/counted.bpf.o \
+		   $(OUT)/bench/bpf-stats-on
+
+$(OUT)/bench:
+	$(Q)mkdir -p $@
+
+$(OUT)/bench/floor.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bench
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/bench/empty.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bench
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DTCPCA_EMPTY_HOOK -c $< -o $@
+
+$(OUT)/bench/counted.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bench
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DTCPCA_COUNTED_HOOK -c $< -o $@
+
+$(OUT)/bench/bpf-stats-on: tools/bench/lib/bpf-stats-on.c | $(OUT)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+bench: all $(BENCH_BINS)
 	$(Q)./tools/bench/run $(BENCH_ARGS)
 
 # Each kernel module against our program of the same name in a Debian 6.1 VM

@@ -11,6 +11,8 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools/bench/lib"))
 import reduce  # noqa: E402
 import report  # noqa: E402
+import paired  # noqa: E402
+import hookcost  # noqa: E402
 
 n = failed = 0
 
@@ -82,6 +84,40 @@ rx = [[round(0.2 * (i + 1), 3), 0 if i < 5 else 250000] for i in range(20)]
 ok(near(report.t90({"rx": rx}, 10.0), 2.0), "t90: the first 1 s window at 90 % ends at 2.0 s",
    report.t90({"rx": rx}, 10.0))
 ok(report.t90({"rx": [[0.2 * (i + 1), 1000] for i in range(20)]}, 10.0) is None, "never at 90 %: None")
+
+# paired ratios: the median and the sign test's interval.  Bin(16, 1/2):
+# P(<= 3) = 697/65536, so x(4)..x(13) covers 1 - 2 x 0.010635 = 97.87 %,
+# and x(5)..x(12) only 92.3 %: k = 4.  Sixteen ratios 1.01 .. 1.16 in steps
+# of 0.01 plus nothing below 1: median (1.08 + 1.09)/2, interval
+# [1.04, 1.13], distinguishable; one outlier at 3.0 in place of 1.16 moves
+# neither end
+r = [1.01 + 0.01 * i for i in range(16)]
+iv = paired.ratio_interval(r)
+ok(near(iv["ratio"], 1.085) and near(iv["lo"], 1.04) and near(iv["hi"], 1.13) and iv["differs"]
+   and abs(iv["cover"] - 0.97873) < 1e-4, "16 pairs: median, x(4)..x(13), 97.9 %", iv)
+iv2 = paired.ratio_interval(r[:-1] + [3.0])
+ok(near(iv2["lo"], iv["lo"]) and near(iv2["hi"], iv["hi"]), "an outlier moves neither end", iv2)
+iv = paired.ratio_interval([1.1, 1 / 1.1, 0.98, 1.03])
+ok(near(iv["lo"], 1 / 1.1) and near(iv["hi"], 1.1) and not iv["differs"] and near(iv["cover"], 0.875),
+   "4 pairs: the range, covering 87.5 %, holds 1", iv)
+ok(paired.ratio_interval([1.0]) is None and paired.order_k(20) == (6, 1 - 2 * 21700 / 2 ** 20),
+   "one pair: no interval; 20 pairs: x(6)..x(15)")
+# hook cost: names to hooks; 1000 ACKs, 500 cong_avoid calls at 100 ns and
+# 1000 pkts_acked at 50 ns -> 100 ns per ACK over 1.5 calls; floor 40 ns:
+# bound 1.2 x 1.5 x 40 = 72 -> flagged
+ok(hookcost.hook_of("westwood_in_ack_event") == "in_ack_event" and hookcost.hook_of("dctcp_update_alpha") == "dctcp_update_alpha",
+   "program names to hooks")
+p = hookcost.pooled([{"acct": {"acks": 1000, "progs": {"x_cong_avoid": {"ns": 50000, "cnt": 500},
+                                                       "x_pkts_acked": {"ns": 50000, "cnt": 1000}}}}])
+ns, calls, bound, flagged = hookcost.judge(p, 40)
+ok(near(ns, 100) and near(calls, 1.5) and near(bound, 72) and flagged, "per-ACK cost, calls, bound, flag", (ns, calls, bound))
+# the same algorithm with a counted baseline of 60 ns: bound 1.2 x 1.5 x 60
+# = 108 -> the counters' cost; of 50 ns: 90 -> left to EXPLAINED
+ok(hookcost.verdict("x", p, 40, 60)[1:] == (True, True), "flag within the counted bound is explained")
+ok(hookcost.verdict("x", p, 40, 50)[1:] == (True, False) and "unexplained" in hookcost.verdict("x", p, 40, 50)[0],
+   "flag beyond the counted bound, not in EXPLAINED: unexplained")
+ok(hookcost.verdict("counted", p, 40, 50)[1] is False and hookcost.verdict("x", p, 100, None)[0] == "ok",
+   "baselines and algorithms under the floor bound are not flagged")
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

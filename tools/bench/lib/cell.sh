@@ -8,7 +8,10 @@
 #
 # KIND  single  one flow of CA0 over linkem
 #       pair    flow 0 CA0 and flow 1 CA1 together over the same linkem
-#       veth    one flow of CA0 over an unshaped veth pair (BPF cost)
+#       veth    one flow of CA0 over an unshaped veth pair (BPF cost): also
+#               the flow's CPU time (accounting.sh) and, with
+#               BENCH_BPF_STATS=1 and CA0 registered in BENCH_PIN_DIR, its programs'
+#               run time (kernel BPF statistics), over oneway.py
 # In LINK OPTIONS, {P0} and {P1} become the server ports of flows 0 and 1
 # (for --port-delay).  Run by tools/bench/run under timeout(1); everything
 # this creates (namespaces, linkem, iperf3, the tracefs instance) is torn
@@ -19,6 +22,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 
 . "$root/tests/lib/testbed.sh"
+. "$here/accounting.sh"
 
 mkdir -p "$out" || exit 1
 # shellcheck disable=SC2034 # both are read by testbed.sh
@@ -77,16 +81,48 @@ else
 	probing=0
 fi
 
-echo "cpu_start=$(cpu_line)" >>"$out/cell.env"
-echo "t_start=$(date +%s.%N)" >>"$out/cell.env"
-rc=0
-tb_flow 0 "$secs" 0 -C "$ca0" || rc=1
-if [ "$kind" = pair ]; then
-	tb_flow 1 "$secs" 0 -C "$ca1" || rc=1
+cg=0 btf=""
+if [ "$kind" = veth ]; then
+	cg_make && cg=1
+	[ "${BENCH_BPF_STATS:-0}" = 1 ] && [ -n "${BENCH_PIN_DIR:-}" ] &&
+		btf=$(prog_btf_id "$BENCH_PIN_DIR" "$ca0")
 fi
+snapshot() {	# snapshot start|end
+	echo "cpu_$1=$(cpu_line)" >>"$out/cell.env"
+	echo "t_$1=$(date +%s.%N)" >>"$out/cell.env"
+	[ "$kind" = veth ] || return 0
+	echo "segs_$1=$(tcp_segs "$TB_CLIENT_NS")" >>"$out/cell.env"
+	[ $cg = 0 ] || echo "cg_ns_$1=$(cg_usage_ns)" >>"$out/cell.env"
+	[ -z "$btf" ] || prog_stats "$btf" >"$out/progs-$1.json"
+}
+# With its programs' statistics counted, the flow is oneway.py's: iperf3's
+# server would run CA0 on the receiving socket too.
+oneway_flow() {
+	local spid
+	ip netns exec "$TB_SERVER_NS" timeout $((secs + 30)) \
+		python3 "$here/oneway.py" recv "$SERVER_IP" "$p0" "$ca0" >"$out/flow-0.json" 2>"$out/flow-0.err" &
+	spid=$!
+	on_exit "kill $spid"
+	tb_wait_for 5 _tb_listening "$p0" || return 1
+	ip netns exec "$TB_CLIENT_NS" timeout $((secs + 20)) \
+		python3 "$here/oneway.py" send "$SERVER_IP" "$p0" "$secs" "$ca0" 2>>"$out/flow-0.err" || return 1
+	wait "$spid"
+}
+snapshot start
+rc=0
+[ $cg = 0 ] || cg_enter
+if [ -n "$btf" ]; then
+	oneway_flow || rc=1
+else
+	tb_flow 0 "$secs" 0 -C "$ca0" || rc=1
+	if [ "$kind" = pair ]; then
+		tb_flow 1 "$secs" 0 -C "$ca1" || rc=1
+	fi
+fi
+[ $cg = 0 ] || cg_leave
 tb_flows_wait || rc=1
-echo "t_end=$(date +%s.%N)" >>"$out/cell.env"
-echo "cpu_end=$(cpu_line)" >>"$out/cell.env"
+for pid in "${TB_SERVER_PIDS[@]}"; do wait "$pid"; done	# iperf3 -s -1 ends after its one test
+snapshot end
 [ "$probing" = 1 ] && probe_stop
 if [ "$kind" != veth ]; then
 	tb_link_stop c

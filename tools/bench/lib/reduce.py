@@ -178,6 +178,38 @@ def flow_metrics(path):
     return m
 
 
+def prog_deltas(d):
+    """{program name: {"ns", "cnt"}} run during the flow, from the
+    progs-start/end.json snapshots of kernel BPF statistics; None if none."""
+    snaps = []
+    for which in ("start", "end"):
+        try:
+            with open(os.path.join(d, "progs-%s.json" % which)) as f:
+                snaps.append({p["name"]: p for p in json.load(f)})
+        except (OSError, ValueError):
+            return None
+    a, b = snaps
+    return {n: {"ns": b[n]["ns"] - a[n]["ns"], "cnt": b[n]["cnt"] - a[n]["cnt"]}
+            for n in b if n in a}
+
+
+def accounting(d, env):
+    """A veth cell's counts: the sender's TCP segments in (ACKs) and out,
+    the cell cgroup's CPU seconds, and its programs' run time."""
+    out = {}
+    if "segs_start" in env and "segs_end" in env:
+        a = [int(x) for x in env["segs_start"].split()]
+        b = [int(x) for x in env["segs_end"].split()]
+        if len(a) == 2 and len(b) == 2:
+            out["acks"], out["segs_out"] = b[0] - a[0], b[1] - a[1]
+    if "cg_ns_start" in env and "cg_ns_end" in env:
+        out["cg_cpu_s"] = (int(env["cg_ns_end"]) - int(env["cg_ns_start"])) / 1e9
+    progs = prog_deltas(d)
+    if progs is not None:
+        out["progs"] = progs
+    return out
+
+
 def main(d):
     env = read_env(os.path.join(d, "cell.env"))
     kind = env.get("kind")
@@ -213,6 +245,7 @@ def main(d):
         cell["cpu"] = {"busy_s": (sum(delta[:8]) - idle) / hz,
                        "total_s": sum(delta[:8]) / hz,
                        "wall_s": float(env["t_end"]) - float(env["t_start"])}
+    cell["acct"] = accounting(d, env)
     with open(os.path.join(d, "cell.json"), "w") as f:
         json.dump(cell, f)
     if not os.environ.get("BENCH_KEEP_RAW"):

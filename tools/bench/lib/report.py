@@ -14,6 +14,9 @@ import shutil
 import subprocess
 import sys
 
+import hookcost
+import paired
+
 INF = float("inf")
 PAYLOAD = 1448.0 / 1500.0	# TCP payload per 1500-byte packet (with timestamps)
 
@@ -38,7 +41,11 @@ METRICS = {
     "proc_cpu_ratio": ("CPU/GB sender+receiver ÷ reno (paired)", "%.3f"),
     "tput_ratio": ("throughput ÷ reno (paired)", "%.3f"),
     "cpu_ratio": ("CPU/GB ÷ reno (paired)", "%.3f"),
+    "cg_cpu_s_per_gb": ("CPU s/GB (cell's cgroup)", "%.3f"),
+    "cg_cpu_ratio": ("CPU/GB cgroup ÷ reno (paired)", "%.3f"),
+    "bpf_ns_per_ack": ("BPF ns per ACK", "%.0f"),
 }
+PAIRED = ("tput_ratio", "cg_cpu_ratio", "cpu_ratio", "proc_cpu_ratio")
 CENSORED = {"t90_s", "recovery_s"}
 MIN_OBS_S = 5.0		# recovery episodes censored sooner than this are left out	# None = did not happen within the flow
 
@@ -122,6 +129,11 @@ def cell_metrics(sc, cell):
             out["goodput_mbps"] = f0["goodput_mbps"]
             cpu = cell.get("cpu") or {}
             out["sys_cpu_s_per_gb"] = cpu.get("busy_s", 0) / gb if gb else None
+            acct = cell.get("acct") or {}
+            if acct.get("cg_cpu_s") is not None and gb:
+                out["cg_cpu_s_per_gb"] = acct["cg_cpu_s"] / gb
+            if acct.get("progs") and acct.get("acks"):
+                out["bpf_ns_per_ack"] = sum(d["ns"] for d in acct["progs"].values()) / acct["acks"]
             if f0.get("sender_cpu_pct") is not None:
                 out["sender_cpu_s_per_gb"] = f0["sender_cpu_pct"] / 100 * f0["seconds"] / gb
                 if f0.get("receiver_cpu_pct") is not None:
@@ -160,6 +172,14 @@ def cell_metrics(sc, cell):
     s = f0.get("series") or {}
     out["max_cwnd"] = max(s["cwnd"]) if s.get("cwnd") else None
     return out
+
+
+def pair_ratios(m, n):
+    """bpf_reno's metrics m ÷ reno's n of the same pair, into m."""
+    for k, src in (("tput_ratio", "goodput_mbps"), ("cg_cpu_ratio", "cg_cpu_s_per_gb"),
+                   ("cpu_ratio", "sys_cpu_s_per_gb"), ("proc_cpu_ratio", "proc_cpu_s_per_gb")):
+        if m.get(src) and n.get(src):
+            m[k] = m[src] / n[src]
 
 
 def fmt(metric, v, censor_bound=None):
@@ -232,24 +252,23 @@ def main(rundir, expectations, quick):
                         "loadavg_start": env.get("loadavg_start", "").split(" ")[0],
                     })
                 cells[key] = per
-        # paired ratios of the BPF cost scenario
-        if sc["kind"] == "veth":
+        # paired ratios of the BPF cost scenario, with their intervals
+        if sc["kind"] == "veth" and "bpf_reno" in sc["algs"] and "reno" in sc["algs"]:
+            sc["paired"] = {}
             for var in sc["variants"]:
                 b = {r: m for r, m, _ in cells.get((sc["name"], var["name"], "bpf_reno"), [])}
                 n = {r: m for r, m, _ in cells.get((sc["name"], var["name"], "reno"), [])}
                 for r, m in b.items():
-                    if r in n and m.get("goodput_mbps") and n[r].get("goodput_mbps"):
-                        m["tput_ratio"] = m["goodput_mbps"] / n[r]["goodput_mbps"]
-                        if m.get("sys_cpu_s_per_gb") and n[r].get("sys_cpu_s_per_gb"):
-                            m["cpu_ratio"] = m["sys_cpu_s_per_gb"] / n[r]["sys_cpu_s_per_gb"]
-                        if m.get("proc_cpu_s_per_gb") and n[r].get("proc_cpu_s_per_gb"):
-                            m["proc_cpu_ratio"] = m["proc_cpu_s_per_gb"] / n[r]["proc_cpu_s_per_gb"]
+                    if r in n:
+                        pair_ratios(m, n[r])
                 for row in rows:
                     if row["scenario"] == sc["name"] and row["algorithm"] == "bpf_reno" and row["repetition"] in b:
-                        for k in ("tput_ratio", "cpu_ratio", "proc_cpu_ratio"):
+                        for k in PAIRED:
                             if k in b[row["repetition"]]:
                                 row[k] = "%.6g" % b[row["repetition"]][k]
-            sc["metrics"] = sc["metrics"] + ["tput_ratio", "cpu_ratio", "proc_cpu_ratio"]
+                sc["paired"][var["name"]] = {k: paired.ratio_interval([m.get(k) for m in b.values()])
+                                             for k in PAIRED}
+            sc["metrics"] = sc["metrics"] + list(PAIRED)
     for key, per in cells.items():
         names = set(k for _, m, _ in per for k in m)
         agg[key] = {k: summary([m.get(k) for _, m, _ in per]) for k in names}
@@ -484,7 +503,7 @@ def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick,
     w("")
     w("| figure | measured |")
     w("|---|---|")
-    for label, text in headlines(scen, agg, missing):
+    for label, text in headlines(scen, agg, missing, cells):
         w("| %s | %s |" % (label, text))
     w("")
     w("## Expectations against measurements")
@@ -516,7 +535,9 @@ def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick,
             {"single": "One flow per run.",
              "pair": "Two flows per run, started together; flow 0 is the algorithm named in the row, "
                      "flow 1 the same algorithm (or cubic in vs-cubic); in rtt-3x flow 1 has 3× the RTT.",
-             "veth": "One flow per run over an unshaped veth pair, bpf_reno and reno alternating in pairs."}[sc["kind"]]))
+             "veth": "One flow per run over an unshaped veth pair, one algorithm at a time, the order rotating "
+                     "per repetition (bpf_reno and reno: alternating pairs)."
+                     + (" Kernel BPF statistics on for this scenario only." if sc.get("bpf_stats") else "")}[sc["kind"]]))
         w("")
         if sc["kind"] != "veth":
             lat = [((c or {}).get("link") or {}).get("up", {}).get("lateness_us", {}).get("p99")
@@ -557,6 +578,13 @@ def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick,
                              else ("n/a (veth: no emulator)" if sc["kind"] == "veth" else "n/a (no linkem stats)"))
                 w("| %s | %s |" % (alg, " | ".join(cellv)))
             w("")
+            if sc.get("bpf_stats"):
+                L.extend(hookcost.section(sc, {alg: [c for _, _, c in cells.get((sc["name"], vn, alg)) or []]
+                                                for alg in sc["algs"]}))
+            for k, iv in (sc.get("paired") or {}).get(vn, {}).items():
+                w("- %s, median of the pairs: %s" % (METRICS[k][0], paired.describe(iv, PAIRED_WHAT[k])))
+            if sc.get("paired"):
+                w("")
             for v2, kind, png in plots.get(sc["name"], []):
                 if v2 == vn:
                     w("![%s %s %s](%s)" % (sc["name"], vn, kind, png))
@@ -583,7 +611,17 @@ def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick,
     w("- CPU per GB (machine): busy time of all CPUs from /proc/stat (everything except idle and "
       "iowait) during the flow ÷ GB received — includes other work on the machine. CPU per GB "
       "(sender): iperf3's getrusage of the sending process (user+system) ÷ GB; ACK processing in "
-      "softirq is charged to whichever task is running, so this is a lower bound.")
+      "softirq is charged to whichever task is running, so this is a lower bound. CPU per GB (cell's "
+      "cgroup): the CPU time of a cgroup holding both iperf3 processes (cgroup v2 cpu.stat or v1 "
+      "cpuacct), which includes the softirq work done in their context (this kernel has no "
+      "IRQ_TIME_ACCOUNTING), but not what ksoftirqd does.")
+    w("- BPF ns per ACK: with the kernel's BPF statistics on (BPF_ENABLE_STATS, held by "
+      "build/bench/bpf-stats-on for the scenario only), the sum of run_time_ns over the algorithm's "
+      "programs during the flow ÷ the sender's TCP segments in.")
+    w("- Paired ratios: bpf_reno ÷ reno per back-to-back pair; their median, and the sign test's "
+      "distribution-free interval for it (between the k-th smallest and k-th largest ratio, k the "
+      "largest that still covers 95 %; with fewer than 6 pairs, the range and its lower cover: "
+      "tools/bench/lib/paired.py).")
     w("- linkem lateness p99: how late linkem's data-direction packets left against their schedule "
       "(its accuracy under this run's load).")
     w("")
@@ -592,7 +630,7 @@ def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick,
 
 
 def cell_text(sc, k, s, ref, alg, per):
-    if s is None and alg == "reno" and k in ("tput_ratio", "cpu_ratio", "proc_cpu_ratio"):
+    if s is None and alg == "reno" and k in PAIRED:
         return "n/a (the reference)"
     if s is None:
         reason = "no loss after slow start" if k == "recovery_s" else (
@@ -603,12 +641,16 @@ def cell_text(sc, k, s, ref, alg, per):
     if s["n"] > 1:
         t += " [%s–%s]" % (fmt(k, s["lo"], bound), fmt(k, s["hi"], bound))
     if alg != "reno" and ref and ref["med"] not in (None, 0, INF) and s["med"] not in (None, INF) \
-            and k not in ("jain", "share0", "tput_ratio", "cpu_ratio", "proc_cpu_ratio"):
+            and k not in ("jain", "share0") + PAIRED:
         t += " (%.2f× reno)" % (s["med"] / ref["med"])
     return t
 
 
-def headlines(scen, agg, missing):
+PAIRED_WHAT = {"tput_ratio": "throughput", "cg_cpu_ratio": "CPU per GB (cell's cgroup)",
+               "cpu_ratio": "CPU per GB (machine)", "proc_cpu_ratio": "CPU per GB (iperf3 getrusage)"}
+
+
+def headlines(scen, agg, missing, cells):
     names = {s["name"]: s for s in scen}
 
     def get(sc, var, alg, k):
@@ -641,17 +683,16 @@ def headlines(scen, agg, missing):
         ratio("longfat", "loss1e-5", "highspeed", "reno", "goodput_mbps", "Long fat pipe: HighSpeed vs Reno goodput (Mbit/s)"),
     ]
     if "bpfcost" in names:
-        s = agg.get(("bpfcost", "veth", "bpf_reno"), {})
-        tr, cr = s.get("tput_ratio"), s.get("cpu_ratio")
-        out.append(("BPF cost: bpf_reno ÷ reno throughput (paired, median [min–max])",
-                    "%.3f [%.3f–%.3f]" % (tr["med"], tr["lo"], tr["hi"]) if tr else "n/a (no paired runs)"))
-        out.append(("BPF cost: bpf_reno ÷ reno CPU per GB (machine, /proc/stat)",
-                    "%.3f [%.3f–%.3f]" % (cr["med"], cr["lo"], cr["hi"]) if cr else "n/a (no paired runs)"))
-        pr = s.get("proc_cpu_ratio")
-        out.append(("BPF cost: bpf_reno ÷ reno CPU per GB (iperf3 sender+receiver getrusage)",
-                    "%.3f [%.3f–%.3f]" % (pr["med"], pr["lo"], pr["hi"]) if pr else "n/a (no paired runs)"))
+        ivs = (names["bpfcost"].get("paired") or {}).get("veth", {})
+        for k in ("tput_ratio", "cg_cpu_ratio"):
+            out.append(("BPF cost: bpf_reno ÷ reno %s (paired: median, its ≥ 95 %% interval)" % PAIRED_WHAT[k],
+                        paired.describe(ivs.get(k), PAIRED_WHAT[k])))
     else:
         out.append(("BPF cost", "n/a (scenario not run)"))
+    if "hookcost" in names:
+        sc = names["hookcost"]
+        out.append(hookcost.headline(sc, {alg: [c for _, _, c in cells.get(("hookcost", "veth", alg)) or []]
+                                          for alg in sc["algs"]}))
     return out
 
 

@@ -1,23 +1,24 @@
 # BPF cost: the same Reno as a BPF struct_ops program (bpf_reno) and as the
 # kernel's built-in reno, over an unshaped veth pair at full speed, in
-# pairs run back to back with the order alternating.  CPU per GB from
-# /proc/stat (all CPUs, busy = everything but idle and iowait: the whole
-# machine, so other work on it counts too) and from iperf3's getrusage of
-# the sender process (user+system of that process only; the ACK
-# processing that runs the congestion control happens mostly in softirq
-# context and is charged to whichever task is on the CPU).
+# pairs run back to back with the order alternating; enough pairs that the
+# paired ratios get a confidence interval (tools/bench/lib/paired.py).
+# CPU per GB from the cell's own cgroup (both iperf3 processes and the
+# softirq work done in their context: tools/bench/lib/accounting.sh), and,
+# for comparison, from /proc/stat (the whole machine, so other work on it
+# counts too) and from iperf3's getrusage.
 SC_NAME=bpfcost
 SC_TITLE="BPF cost (bpf_reno vs reno)"
 SC_KIND=veth
 SC_ALGS="bpf_reno reno"
 SC_RATE_MBIT=none
 SC_BASE_RTT_MS=0
-SC_SECONDS=5
-SC_QUICK_SECONDS=3
+SC_SECONDS=3
+SC_QUICK_SECONDS=2
 SC_PARALLEL=0
 SC_LINK=""
 SC_VARIANTS=(
 	"veth|"
 )
-SC_REPS=6
-SC_METRICS="goodput_mbps sys_cpu_s_per_gb sender_cpu_s_per_gb proc_cpu_s_per_gb"
+SC_REPS=16
+SC_QUICK_REPS=4
+SC_METRICS="goodput_mbps cg_cpu_s_per_gb sys_cpu_s_per_gb proc_cpu_s_per_gb"
