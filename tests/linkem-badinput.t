@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib/testbed.sh"
 need_root
 time_limit 30
-plan 18
+plan 20
 
 tb_build || bail_out "cannot build linkem"
 tb_dir
@@ -30,6 +30,7 @@ refuses "bad value for --up-loss" --up-loss 120% "$A" "$B"
 refuses "cannot read trace /nonexistent/trace" --trace /nonexistent/trace "$A" "$B"
 refuses "no network namespace 'tcpca-$RUN_ID-missing'" "$A" "$(tb_ns missing)"
 refuses "need exactly two namespaces" "$A"
+refuses "bad value for --threads: '3'" --threads 3 "$A" "$B"
 printf 'x\n' >"$TB_DIR/badtrace"
 refuses "badtrace:1: not a non-decreasing ms timestamp" --trace "$TB_DIR/badtrace" "$A" "$B"
 RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)

@@ -522,19 +522,22 @@ static u64 next_deadline(struct dir *d)
 }
 
 /*
- * Sleep on the ingress fd until the next deadline; the last spin_ns are
- * spent polling instead, because a timer wakeup lands tens of
- * microseconds late on a VM.
+ * Sleep on the ingress fds of the n directions this thread serves until
+ * the next deadline; the last spin_ns are spent polling instead, because
+ * a timer wakeup lands tens of microseconds late on a VM.
  */
-static void wait_for(struct dir *d, u64 now, u64 next)
+static void wait_for(struct dir *d, int n, u64 now, u64 next)
 {
-	struct pollfd pfd = { .fd = d->in_fd, .events = POLLIN };
+	struct pollfd pfd[NDIR];
 	u64 gap = next - now;
 	struct timespec ts;
+	int i;
 
+	for (i = 0; i < n; i++)
+		pfd[i] = (struct pollfd){ .fd = d[i].in_fd, .events = POLLIN };
 	if (gap <= d->spin_ns) {
 		while (now_ns() < next)
-			if (poll(&pfd, 1, 0) > 0)
+			if (poll(pfd, n, 0) > 0)
 				return;
 		return;
 	}
@@ -545,34 +548,62 @@ static void wait_for(struct dir *d, u64 now, u64 next)
 	ts.tv_nsec = gap % NSEC_PER_SEC;
 	/* how late the scheduler runs us, which no packet time shows: a
 	 * packet waits that long in the TUN queue before we read it */
-	if (ppoll(&pfd, 1, &ts, NULL) == 0) {
+	if (ppoll(pfd, n, &ts, NULL) == 0) {
 		u64 late = now_ns() - (now + gap);
 
 		hist_add(&d->st.wakeup, (int64_t)late > 0 ? late : 0);
 	}
 }
 
-void *dir_run(void *arg)
+/* One pass over a direction; its next deadline. */
+static u64 dir_step(struct dir *d)
 {
-	struct dir *d = arg;
+	u64 now;
+
+	apply_events(d, now_ns());
+	drain_ingress(d);
+	now = now_ns();
+	advance(d, now);
+	emit_due(d, now);
+	return next_deadline(d);
+}
+
+static void *serve(struct dir *d, int n)
+{
+	int i;
 
 	prctl(PR_SET_TIMERSLACK, 1UL);
 	while (!*d->stop) {
-		u64 now, next;
+		u64 now, next = UINT64_MAX;
 
-		apply_events(d, now_ns());
-		drain_ingress(d);
-		now = now_ns();
-		advance(d, now);
-		emit_due(d, now);
-		next = next_deadline(d);
+		for (i = 0; i < n; i++) {
+			u64 t = dir_step(&d[i]);
+
+			if (t < next)
+				next = t;
+		}
 		now = now_ns();
 		if (next > now)
-			wait_for(d, now, next);
+			wait_for(d, n, now, next);
 	}
-	if (d->log)
-		fflush(d->log);
+	for (i = 0; i < n; i++)
+		if (d[i].log)
+			fflush(d[i].log);
 	return NULL;
+}
+
+/* A thread per direction... */
+void *dir_run(void *arg)
+{
+	return serve(arg, 1);
+}
+
+/* ... or one for both (--threads 1): arg is dirs[NDIR].  On one core two
+ * spinning threads take turns by time slice, and a packet waits for the
+ * other's slice to end; one thread spins once for both. */
+void *dirs_run(void *arg)
+{
+	return serve(arg, NDIR);
 }
 
 /* --- setup --- */

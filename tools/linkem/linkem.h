@@ -148,6 +148,7 @@ struct conf {
 	int ready_fd;
 	u64 duration_ns;		/* 0: run until a signal */
 	u64 spin_ns;			/* busy-poll this close to a deadline */
+	int threads;			/* 2: one per direction; 1: one for both */
 	u32 pool;			/* packet slots per direction */
 	int txqlen;
 	struct dir_conf d[NDIR];
@@ -245,6 +246,7 @@ int dir_init(struct dir *d, enum dir_id id, struct conf *c, int in_fd,
 	     int out_fd, volatile bool *stop);
 void dir_start(struct dir *d, u64 epoch);
 void *dir_run(void *arg);
+void *dirs_run(void *arg);
 void dir_free(struct dir *d);
 
 void stats_print(FILE *f, struct dir *dirs, u64 elapsed_ns, bool final);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkping: a minimal ICMP echo client for the testbed (the machine has no
+ * lkping: a minimal echo client for the testbed (the machine has no
  * ping).  Sends COUNT echoes at a fixed interval without waiting for
  * replies, so loss and delay measurements do not couple, then prints one
- * summary line of key=value.
+ * summary line of key=value.  ICMP by default (the reply comes from the
+ * peer's kernel); with -u PORT, UDP datagrams to an lkping -l PORT on the
+ * peer, which sends each back as it is: a path through user space at
+ * both ends, as a TCP flow's.
  *
- *   lkping [-c COUNT] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] ADDR
+ *   lkping [-c COUNT] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] [-u PORT] ADDR
+ *   lkping -l PORT			(UDP echo server, until killed)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -54,12 +58,25 @@ static int cmp_u64(const void *a, const void *b)
 static uint64_t *sent_at, *rtt;
 static int count = 10, size = 56, verbose, received;
 static uint16_t ident;
+static int udp_port;	/* 0: ICMP */
 
 static void send_echo(int sk, struct sockaddr_in *dst, int seq)
 {
 	uint8_t buf[65536];
 	struct icmphdr *h = (struct icmphdr *)buf;
 
+	if (udp_port) {	/* payload: ident, sequence */
+		uint16_t *w = (uint16_t *)buf;
+		size_t len = size < 4 ? 4 : size;
+
+		memset(buf, 0, len);
+		w[0] = htons(ident);
+		w[1] = htons(seq);
+		sent_at[seq] = now_ns();
+		if (sendto(sk, buf, len, 0, (struct sockaddr *)dst, sizeof(*dst)) < 0)
+			sent_at[seq] = 0;
+		return;
+	}
 	memset(buf, 0, sizeof(*h) + size);
 	h->type = ICMP_ECHO;
 	h->un.echo.id = htons(ident);
@@ -83,12 +100,21 @@ static void recv_echoes(int sk)
 
 		if (n < 0)
 			return;
-		if (n < (ssize_t)(ip->ihl * 4 + sizeof(*h)))
-			continue;
-		h = (struct icmphdr *)(buf + ip->ihl * 4);
-		seq = ntohs(h->un.echo.sequence);
-		if (h->type != ICMP_ECHOREPLY || ntohs(h->un.echo.id) != ident ||
-		    seq >= count || !sent_at[seq] || rtt[seq])
+		if (udp_port) {
+			uint16_t *w = (uint16_t *)buf;
+
+			if (n < 4 || ntohs(w[0]) != ident)
+				continue;
+			seq = ntohs(w[1]);
+		} else {
+			if (n < (ssize_t)(ip->ihl * 4 + sizeof(*h)))
+				continue;
+			h = (struct icmphdr *)(buf + ip->ihl * 4);
+			seq = ntohs(h->un.echo.sequence);
+			if (h->type != ICMP_ECHOREPLY || ntohs(h->un.echo.id) != ident)
+				continue;
+		}
+		if (seq >= count || !sent_at[seq] || rtt[seq])
 			continue;
 		rtt[seq] = t - sent_at[seq];
 		received++;
@@ -142,6 +168,35 @@ static void summary(void)
 	free(v);
 }
 
+/* -l PORT: send every datagram back to where it came from. */
+static int echo_server(int port)
+{
+	struct sockaddr_in me = { .sin_family = AF_INET, .sin_port = htons(port) };
+	uint8_t buf[65536];
+	int sk = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (sk < 0 || bind(sk, (struct sockaddr *)&me, sizeof(me)) < 0) {
+		fprintf(stderr, "lkping: UDP port %d: %s\n", port, strerror(errno));
+		return 2;
+	}
+	for (;;) {
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(sk, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+
+		if (n >= 0)
+			sendto(sk, buf, n, 0, (struct sockaddr *)&from, fl);
+	}
+}
+
+static int port_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v > 0 && v < 65536 ? (int)v : -1;
+}
+
 int main(int argc, char **argv)
 {
 	double interval = 0.01, wait_s = 2;
@@ -149,8 +204,17 @@ int main(int argc, char **argv)
 	uint64_t start;
 	int sk, opt, i;
 
-	while ((opt = getopt(argc, argv, "c:i:s:W:v")) != -1) {
+	while ((opt = getopt(argc, argv, "c:i:s:W:vu:l:")) != -1) {
 		switch (opt) {
+		case 'u':
+			if ((udp_port = port_arg(optarg)) < 0)
+				goto bad;
+			dst.sin_port = htons(udp_port);
+			break;
+		case 'l':
+			if (port_arg(optarg) < 0 || optind != argc)
+				goto bad;
+			return echo_server(port_arg(optarg));
 		case 'c': count = atoi(optarg); break;
 		case 'i': interval = atof(optarg); break;
 		case 's': size = atoi(optarg); break;
@@ -163,9 +227,9 @@ int main(int argc, char **argv)
 	    size > 65000 || interval < 0 || wait_s < 0 ||
 	    inet_pton(AF_INET, argv[optind], &dst.sin_addr) != 1)
 		goto bad;
-	sk = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+	sk = udp_port ? socket(AF_INET, SOCK_DGRAM, 0) : socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
 	if (sk < 0) {
-		fprintf(stderr, "lkping: raw socket: %s (needs root)\n", strerror(errno));
+		fprintf(stderr, udp_port ? "lkping: UDP socket: %s\n" : "lkping: raw socket: %s (needs root)\n", strerror(errno));
 		return 2;
 	}
 	ident = getpid() & 0xffff;
@@ -184,6 +248,7 @@ int main(int argc, char **argv)
 	summary();
 	return 0;
 bad:
-	fprintf(stderr, "usage: lkping [-c COUNT (1..65536)] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] ADDR\n");
+	fprintf(stderr, "usage: lkping [-c COUNT (1..65536)] [-i SECONDS] [-s BYTES] [-W SECONDS] [-v] [-u PORT] ADDR\n"
+			"       lkping -l PORT\n");
 	return 2;
 }

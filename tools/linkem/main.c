@@ -48,6 +48,7 @@ void usage(FILE *f)
 "  --duration TIME      exit after TIME\n"
 "  --spin TIME          busy-poll this close to a deadline (default 50us)\n"
 "  --pool N             packet slots per direction (default 65536)\n"
+"  --threads 1|2        one thread per direction (default 2), or one for both\n"
 "  --txqlen N           TUN transmit queue length (default 1000)\n", f);
 }
 
@@ -143,8 +144,9 @@ static int run(struct conf *c, int fd[NDIR])
 	epoch = now_ns();
 	for (i = UP; i < NDIR; i++)
 		dir_start(&dirs[i], epoch);
-	for (; started < NDIR; started++) {
-		if (pthread_create(&th[started], NULL, dir_run, &dirs[started])) {
+	for (; started < c->threads; started++) {
+		if (pthread_create(&th[started], NULL, c->threads == 1 ? dirs_run : dir_run,
+				   &dirs[started])) {
 			fprintf(stderr, "linkem: cannot start a thread\n");
 			rc = -1;
 			goto join;
@@ -156,7 +158,7 @@ join:
 	stop = true;
 	for (i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	if (started == NDIR && stats_write(c->stats_path, dirs, now_ns() - epoch, true))
+	if (started == c->threads && stats_write(c->stats_path, dirs, now_ns() - epoch, true))
 		rc = -1;
 	if (c->pidfile)
 		unlink(c->pidfile);

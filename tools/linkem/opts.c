@@ -234,7 +234,7 @@ static const struct {
 
 enum global_opt {
 	G_SEED = 1000, G_MTU, G_DEVA, G_DEVB, G_ADDRA, G_ADDRB, G_STATS,
-	G_PIDFILE, G_READY, G_DURATION, G_SPIN, G_POOL, G_TXQLEN, G_HELP,
+	G_PIDFILE, G_READY, G_DURATION, G_SPIN, G_POOL, G_TXQLEN, G_THREADS, G_HELP,
 };
 
 static const struct option global_opts[] = {
@@ -244,7 +244,8 @@ static const struct option global_opts[] = {
 	{ "stats", 1, NULL, G_STATS }, { "pidfile", 1, NULL, G_PIDFILE },
 	{ "ready-fd", 1, NULL, G_READY }, { "duration", 1, NULL, G_DURATION },
 	{ "spin", 1, NULL, G_SPIN }, { "pool", 1, NULL, G_POOL },
-	{ "txqlen", 1, NULL, G_TXQLEN }, { "help", 0, NULL, G_HELP },
+	{ "txqlen", 1, NULL, G_TXQLEN }, { "threads", 1, NULL, G_THREADS },
+	{ "help", 0, NULL, G_HELP },
 };
 
 #define NGLOBAL (sizeof(global_opts) / sizeof(global_opts[0]))
@@ -403,6 +404,11 @@ static int apply_global_opt(struct conf *c, int opt, const char *arg)
 			return -1;
 		c->pool = v;
 		return 0;
+	case G_THREADS:
+		if (parse_uint(arg, 2, &v) || v < 1)
+			return -1;
+		c->threads = v;
+		return 0;
 	case G_TXQLEN:
 		if (parse_uint(arg, 1 << 20, &v))
 			return -1;
@@ -440,6 +446,7 @@ static void conf_defaults(struct conf *c)
 	c->spin_ns = 50 * NSEC_PER_USEC;
 	c->pool = 65536;
 	c->txqlen = 1000;
+	c->threads = 2;
 }
 
 /* 0: run; 1: --help printed; -1: error already reported */
