@@ -3,9 +3,11 @@
 # program, on for this scenario only), over an unshaped veth pair, one flow
 # at a time.  Beside them, measured in the same run, the baselines of
 # tools/bench/bpf/floor.bpf.c: "floor", a Reno whose hooks only call the
-# kernel's kfuncs, and "empty", the same with an empty hook before
-# cong_avoid (entering a hook plus the accounting).  Absolute figures move with the machine's load between runs;
-# the ratios to the floor are what compares.
+# kernel's kfuncs; "empty", the same with an empty hook before cong_avoid
+# (entering a hook plus the accounting); "counted", the floor's cong_avoid
+# also counting and reading a tunable, as the hooks in bpf/ do.  Absolute
+# figures move with the machine's load between runs; the ratios to the
+# floor are what compares (docs/benchmarks.md).
 SC_NAME=hookcost
 SC_TITLE="Hook cost (kernel BPF statistics, per ACK)"
 SC_KIND=veth
