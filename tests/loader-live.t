@@ -41,7 +41,13 @@ msg=$("${L[@]}" --show "$N" --netns "nosuch$$" 2>&1 >/dev/null); rc=$?
 [ $rc -ne 0 ] && [ "$msg" = "tcpca-load: cannot enter network namespace /run/netns/nosuch$$: No such file or directory" ]
 ok $? "--show --netns of a namespace that does not exist: one line, non-zero exit"
 
-show=$("${L[@]}" --show "$N")
+# the flow may be seconds old or a few ACKs old when ss first sees it: wait
+# (bounded) for the counter to pass 10 rather than read it once
+for _ in $(seq 100); do
+	show=$("${L[@]}" --show "$N")
+	[ "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" -gt 10 ] 2>/dev/null && break
+	sleep 0.1
+done
 cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts the socket's init"
 cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" ">" 10 "and its ACKs"
 
