@@ -88,6 +88,29 @@ int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **ar
 	return 0;
 }
 
+/*
+ * --replace: a parameter the old registration had keeps its value in the new
+ * one when the new algorithm has a parameter of that name and the value is in
+ * its range; the others start at their defaults.  Returns how many carried.
+ */
+unsigned int params_carry(const struct tcpca_alg *to, __u32 *values,
+			  const struct tcpca_alg *from, const __u32 *old)
+{
+	unsigned int i, carried = 0;
+
+	params_defaults(to, values);
+	for (i = 0; from && i < from->nparams; i++) {
+		const char *name = from->params[i].name;
+		int idx = param_index(to, name, strlen(name));
+
+		if (idx < 0 || old[i] < to->params[idx].min || old[i] > to->params[idx].max)
+			continue;
+		values[idx] = old[i];
+		carried++;
+	}
+	return carried;
+}
+
 void params_print(const struct tcpca_alg *alg, const __u32 *values, const char *indent)
 {
 	unsigned int i;

@@ -106,6 +106,8 @@ int pin_remove(const char *dir, const char *name)
 	unsigned int i;
 	int e;
 
+	if (!strchr(name, '/') && snprintf(path, sizeof(path), "%s/" PIN_NEXT, name) < (int)sizeof(path))
+		pin_remove(dir, path);	/* what a --replace that died left */
 	for (i = 0; i < ARRAY_SIZE(leaves); i++)
 		if (!pin_path(path, sizeof(path), dir, name, leaves[i]))
 			unlink(path);
@@ -182,4 +184,36 @@ int pin_dir_create(const char *dir, const char *name)
 	if (e)
 		err("cannot create %s: %s", path, strerror(-e));
 	return e;
+}
+
+/*
+ * --replace: the leaves pinned under staged take the place of name's, each
+ * by one rename (bpffs replaces the target), so a reader finds the old leaf
+ * or the new, never none; a leaf the new object lacks goes.  The link leaf
+ * is name's own: the same link, updated.
+ */
+int pin_adopt(const char *dir, const char *name, const char *staged)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < ARRAY_SIZE(leaves); i++) {
+		if (!strcmp(leaves[i], "link"))
+			continue;
+		if ((e = pin_path(from, sizeof(from), dir, staged, leaves[i])) ||
+		    (e = pin_path(to, sizeof(to), dir, name, leaves[i])))
+			return e;
+		if (access(from, F_OK) == 0)
+			e = rename(from, to) ? -errno : 0;
+		else
+			e = unlink(to) && errno != ENOENT ? -errno : 0;
+		if (e) {
+			err("cannot move %s to %s: %s", from, to, strerror(-e));
+			return e;
+		}
+	}
+	if ((e = pin_path(from, sizeof(from), dir, staged, NULL)) || rmdir(from))
+		return e ? e : -errno;
+	return 0;
 }

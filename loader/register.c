@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -290,20 +291,51 @@ static int register_by_map(struct bpf_object *obj, struct bpf_map *ops,
 	return e;
 }
 
-int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct load_opts *o)
+/*
+ * The object as it will run: the CA name and access patched into its ELF
+ * image, its parameters and iterator name set, loaded (verified).
+ */
+static int load_ops_object(const struct tcpca_alg *alg, struct image *im, const char *name,
+			   const struct load_opts *o, int mode, struct bpf_object **objp)
 {
-	const char *what = alg ? alg->name : object_path;
-	struct bpf_object *obj = NULL;
+	const char *what = alg ? alg->name : o->object_path;
+	struct bpf_object *obj;
 	struct bpf_map *ops;
+	__u32 *flags;
+	int e;
+
+	memset((char *)im->elf + im->layout.name_off, 0, TCPCA_NAME_MAX);
+	memcpy((char *)im->elf + im->layout.name_off, name, strlen(name));
+	flags = (__u32 *)((char *)im->elf + im->layout.flags_off);
+	*flags = o->allow ? (*flags | CONG_NON_RESTRICTED) : (*flags & ~CONG_NON_RESTRICTED);
+
+	*objp = obj = bpf_object__open_mem(im->elf, im->size, NULL);
+	if (!obj) {
+		e = -errno;
+		err("cannot open the BPF object of %s: %s", what, strerror(-e));
+		return e;
+	}
+	ops = ops_map(obj);
+	if ((mode == REG_LINK &&
+	     (e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK))) ||
+	    (e = set_params(obj, alg, o->values)) || (e = set_rodata_name(obj, name)) ||
+	    (e = load_object(obj, what)))
+		return e;
+	return 0;
+}
+
+int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o)
+{
+	const char *what = alg ? alg->name : o->object_path;
+	struct bpf_object *obj = NULL;
 	struct image im = {};
 	char name[TCPCA_NAME_MAX];
-	__u32 *flags;
 	int mode, e;
 
 	mode = e = kernel_reg_mode();
 	if (mode < 0)
 		return e;
-	e = image_read(alg, object_path, &im);
+	e = image_read(alg, o->object_path, &im);
 	if (e)
 		goto out;
 	if (o->name)
@@ -323,26 +355,10 @@ int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct 
 		e = -EEXIST;
 		goto out;
 	}
-
-	memset((char *)im.elf + im.layout.name_off, 0, TCPCA_NAME_MAX);
-	memcpy((char *)im.elf + im.layout.name_off, name, strlen(name));
-	flags = (__u32 *)((char *)im.elf + im.layout.flags_off);
-	*flags = o->allow ? (*flags | CONG_NON_RESTRICTED) : (*flags & ~CONG_NON_RESTRICTED);
-
-	obj = bpf_object__open_mem(im.elf, im.size, NULL);
-	if (!obj) {
-		e = -errno;
-		err("cannot open the BPF object of %s: %s", what, strerror(-e));
+	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)))
 		goto out;
-	}
-	ops = ops_map(obj);
-	if ((mode == REG_LINK &&
-	     (e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK))) ||
-	    (e = set_params(obj, alg, o->values)) || (e = set_rodata_name(obj, name)) ||
-	    (e = load_object(obj, what)))
-		goto out;
-	e = mode == REG_LINK ? register_by_link(obj, ops, o->pin_dir, name, what) :
-			       register_by_map(obj, ops, o->pin_dir, name, what);
+	e = mode == REG_LINK ? register_by_link(obj, ops_map(obj), o->pin_dir, name, what) :
+			       register_by_map(obj, ops_map(obj), o->pin_dir, name, what);
 	if (!e) {
 		snprintf(o->registered, sizeof(o->registered), "%s", name);
 		o->mode = mode;
@@ -425,4 +441,132 @@ int tcpca_unregister(const char *pin_dir, const char *name)
 	if (map_id)
 		note_outliving_map(name, map_id);
 	return 0;
+}
+
+/*
+ * --replace.  The new object is loaded, filled and pinned beside the old one,
+ * in <dir>/NAME/next/, before anything changes: any failure up to the swap
+ * leaves the old registration as it was.  Then its leaves are renamed over
+ * the old ones (the link leaf stays: it is the same link).
+ *
+ * By link (6.4+): bpf_link_update() moves the pinned link to the new map,
+ * and the kernel (tcp_update_congestion_control()) adds the new ops before
+ * it removes the old, under the one name: no moment without it.
+ * BPF_F_REPLACE names the map read here, so that of two replaces at once
+ * the second fails rather than undo the first.
+ *
+ * By map (before 6.4): no link to update, so the old element is deleted and
+ * the new one registered; in between the name is missing, for as long as the
+ * delete's RCU grace period and one map update take.  That gap is measured
+ * (o->gap_ns) and said.  A failure after the delete leaves NAME unregistered
+ * and says so: the old map cannot be registered again.
+ */
+static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const char *name,
+			const char *staged)
+{
+	char path[PATH_MAX];
+	int link_fd, e;
+
+	if ((e = pin_path(path, sizeof(path), dir, name, "link")) ||
+	    (link_fd = bpf_obj_get(path)) < 0) {
+		e = e ? e : -errno;
+		err("cannot open %s: %s", path, strerror(-e));
+		return e;
+	}
+	LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE, .old_prog_fd = old_fd);
+	if (bpf_link_update(link_fd, bpf_map__fd(ops), &opts)) {
+		e = -errno;
+		err("the kernel refused to swap the new program in under '%s': %s%s", name,
+		    strerror(-e), e == -EPERM ? " (replaced by someone else meanwhile?)" : "");
+	}
+	close(link_fd);
+	return e ? e : pin_adopt(dir, name, staged);
+}
+
+static __u64 now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (__u64)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int swap_by_map(struct bpf_map *ops, int old_fd, const char *dir, const char *name,
+		       const char *staged, const char *what, __u64 *gap_ns)
+{
+	__u32 zero = 0;
+	__u64 t0 = now_ns();
+	int e;
+
+	if (bpf_map_delete_elem(old_fd, &zero) && errno != ENOENT && errno != EINPROGRESS) {
+		e = -errno;
+		err("cannot unregister the old '%s' (deleting its struct_ops element): %s", name,
+		    strerror(-e));
+		return e;
+	}
+	/* from here on the old registration is gone for good */
+	if (!(e = pin_adopt(dir, name, staged)) && !(e = fill_ops(ops))) {
+		*gap_ns = now_ns() - t0;
+		return 0;
+	}
+	err("'%s' is unregistered: registering %s in its place failed (%s); load it again",
+	    name, what, strerror(-e));
+	pin_remove(dir, name);
+	pin_remove(dir, staged);
+	return e;
+}
+
+int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o)
+{
+	const char *what = alg ? alg->name : o->object_path, *name = o->name;
+	char staged[TCPCA_NAME_MAX + sizeof("/" PIN_NEXT)], path[PATH_MAX];
+	struct bpf_object *obj = NULL;
+	struct bpf_map *ops;
+	struct image im = {};
+	int mode, e, old_fd = -1;
+
+	if ((e = kernel_reg_mode()) < 0)
+		return e;
+	if (!ca_registered(name)) {
+		err("'%s' has pins under %s but is not registered; --unload it, then load", name,
+		    o->pin_dir);
+		return -ENOENT;
+	}
+	mode = pin_mode(o->pin_dir, name);	/* as the old one was registered */
+	snprintf(staged, sizeof(staged), "%s/" PIN_NEXT, name);
+	if (pin_exists(o->pin_dir, staged))	/* a replace that died half-way */
+		pin_remove(o->pin_dir, staged);
+	if ((e = pin_path(path, sizeof(path), o->pin_dir, name, "ops")) ||
+	    (old_fd = bpf_obj_get(path)) < 0) {
+		e = e ? e : -errno;
+		err("cannot open %s: %s", path, strerror(-e));
+		return e;
+	}
+	if ((e = image_read(alg, o->object_path, &im)) ||
+	    (e = load_ops_object(alg, &im, name, o, mode, &obj)))
+		goto out;
+	ops = ops_map(obj);
+	if (mode == REG_LINK) {
+		if ((e = fill_ops(ops))) {
+			err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
+			goto out;
+		}
+		if ((e = pin_all(obj, ops, -1, o->pin_dir, staged)))
+			goto out;
+		if ((e = swap_by_link(ops, old_fd, o->pin_dir, name, staged)))
+			pin_remove(o->pin_dir, staged);
+	} else {
+		if ((e = pin_all(obj, ops, -1, o->pin_dir, staged)))
+			goto out;
+		e = swap_by_map(ops, old_fd, o->pin_dir, name, staged, what, &o->gap_ns);
+	}
+	if (!e) {
+		snprintf(o->registered, sizeof(o->registered), "%s", name);
+		o->mode = mode;
+	}
+out:
+	close(old_fd);
+	bpf_object__close(obj);
+	free(im.elf);
+	return e;
 }

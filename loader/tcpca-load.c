@@ -18,10 +18,11 @@
 
 #define MAX_REGISTERED	256
 
-enum command { LOAD, UNLOAD, LIST, SHOW, SET, EVENTS };
+enum command { LOAD, REPLACE, UNLOAD, LIST, SHOW, SET, EVENTS };
 
 static const char usage[] =
 "Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
+"       tcpca-load [--pin-dir DIR] --replace NAME ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
 "       tcpca-load [--pin-dir DIR] --unload NAME... | --unload --all\n"
 "       tcpca-load [--pin-dir DIR] --list\n"
 "       tcpca-load [--pin-dir DIR] --show NAME [--netns NS]\n"
@@ -33,11 +34,15 @@ static const char usage[] =
 "kept by a link pinned at DIR/NAME/link (Linux 6.4+) or, on older kernels, by its\n"
 "struct_ops map pinned at DIR/NAME/ops, and removed with --unload.\n"
 "\n"
-"  -n, --name NAME     register under NAME (1 to 15 of [A-Za-z0-9_.], not . or ..)\n"
+"  -n, --name NAME     register under NAME (1 to 15 of [A-Za-z0-9_]; bpffs refuses\n"
+"                      dots)\n"
 "                      instead of the algorithm's own name\n"
 "  -a, --allow         non-restricted: any socket may select it and a network\n"
 "                      namespace may make it its default (TCP_CONG_NON_RESTRICTED)\n"
 "  -p, --pin-dir DIR   bpffs directory to pin under (default " TCPCA_DEFAULT_PIN_DIR ")\n"
+"  -r, --replace NAME  swap a new program in under a registered NAME: its access\n"
+"                      and, unless given, its parameters carry over; no gap on\n"
+"                      6.4+ (link), a measured one before (said)\n"
 "  -u, --unload        unregister the NAMEs given, or every one under DIR with --all\n"
 "  -l, --list          embedded algorithms with their parameters, and registered ones\n"
 "  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
@@ -85,7 +90,7 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 		return -EINVAL;
 	}
 	if (is_object_path(argv[0])) {
-		path = argv[0];
+		o.object_path = path = argv[0];
 		if (argc > 1) {
 			err("parameters are only known for the embedded algorithms");
 			return -EINVAL;
@@ -103,7 +108,7 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 	if (need_privileges() || bpffs_prepare(pin_dir))
 		return -EPERM;
 	log_capture_libbpf();
-	if (tcpca_register(alg, path, &o))
+	if (tcpca_register(alg, &o))
 		return -1;
 	info("registered %s as '%s'%s by %s, pinned at %s/%s", alg ? alg->name : path, o.registered,
 	     allow ? " (allowed to all)" : " (restricted)", reg_mode_name(o.mode), pin_dir, o.registered);
@@ -195,6 +200,68 @@ static const struct tcpca_alg *registered_alg(const char *pin_dir, const char *n
 	if (!alg)
 		err("'%s' runs an object that is not embedded here; it has no known parameters", name);
 	return alg;
+}
+
+/*
+ * --replace NAME ALG|FILE.bpf.o [PARAM=VALUE ...]: what the user gives is
+ * checked before anything is read from the kernel; the old registration's
+ * parameters are the starting point of the new one's where the names agree.
+ */
+static int cmd_replace(const char *pin_dir, int argc, char **argv)
+{
+	const struct tcpca_alg *alg = NULL, *old_alg;
+	__u32 values[TCPCA_PARAMS_MAX], old[TCPCA_PARAMS_MAX], old_map, new_map, link_id;
+	struct load_opts o = { .pin_dir = pin_dir, .values = values };
+	char path[PATH_MAX];
+	int e;
+
+	if (argc < 2) {
+		err("--replace needs NAME and ALG|FILE.bpf.o");
+		return -EINVAL;
+	}
+	o.name = argv[0];
+	if (is_object_path(argv[1])) {
+		o.object_path = argv[1];
+		if (argc > 2) {
+			err("parameters are only known for the embedded algorithms");
+			return -EINVAL;
+		}
+	} else if (!(alg = alg_find(argv[1]))) {
+		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[1]);
+		return -ENOENT;
+	} else {
+		params_defaults(alg, values);
+		if (params_apply(alg, values, argc - 2, argv + 2))
+			return -EINVAL;
+	}
+	if (need_registered(pin_dir, o.name))
+		return -ENOENT;
+	old_alg = pin_alg(pin_dir, o.name, &old_map, &link_id);
+	if (alg) {
+		pin_path(path, sizeof(path), pin_dir, o.name, "params");
+		if (old_alg && old_alg->nparams &&
+		    (e = params_read_pinned(path, old, old_alg->nparams))) {
+			err("cannot read %s: %s", path, strerror(-e));
+			return e;
+		}
+		params_carry(alg, values, old_alg && old_alg->nparams ? old_alg : NULL, old);
+		if (params_apply(alg, values, argc - 2, argv + 2))
+			return -EINVAL;
+	}
+	o.allow = ca_allowed(o.name);
+	log_capture_libbpf();
+	if (tcpca_replace(alg, &o))
+		return -1;
+	pin_alg(pin_dir, o.name, &new_map, &link_id);
+	info("replaced '%s': %s (map %u) now runs %s (map %u), by %s%s; sockets on the old "
+	     "program keep it until they close", o.name, old_alg ? old_alg->name : "(object)",
+	     old_map, alg ? alg->name : o.object_path, new_map, reg_mode_name(o.mode),
+	     o.mode == REG_LINK ? ", with no gap" : "");
+	if (o.mode == REG_MAP)
+		note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
+		     "unregistered for %.3f ms while the new program took its place; a socket that "
+		     "selected it then got ENOENT", o.name, o.gap_ns / 1e6);
+	return 0;
 }
 
 static int cmd_set(const char *pin_dir, int argc, char **argv)
@@ -318,6 +385,7 @@ int main(int argc, char **argv)
 		{ "name", required_argument, NULL, 'n' },
 		{ "allow", no_argument, NULL, 'a' },
 		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "replace", no_argument, NULL, 'r' },
 		{ "unload", no_argument, NULL, 'u' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "list", no_argument, NULL, 'l' },
@@ -335,11 +403,12 @@ int main(int argc, char **argv)
 	bool allow = false, all = false;
 	int c, ncmd = 0;
 
-	while ((c = getopt_long(argc, argv, "n:ap:ulsSeN:vhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:ap:rulsSeN:vhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': name = optarg; break;
 		case 'a': allow = true; break;
 		case 'p': pin_dir = optarg; break;
+		case 'r': cmd = REPLACE; ncmd++; break;
 		case 'u': cmd = UNLOAD; ncmd++; break;
 		case 'A': all = true; break;
 		case 'l': cmd = LIST; ncmd++; break;
@@ -356,7 +425,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (ncmd > 1) {
-		err("--unload, --list, --show, --set and --events exclude each other");
+		err("--replace, --unload, --list, --show, --set and --events exclude each other");
 		return 2;
 	}
 	if ((name || allow) && cmd != LOAD) {
@@ -375,6 +444,7 @@ int main(int argc, char **argv)
 	argv += optind;
 	switch (cmd) {
 	case LOAD:   return cmd_load(pin_dir, name, allow, argc, argv) ? 1 : 0;
+	case REPLACE: return cmd_replace(pin_dir, argc, argv) ? 1 : 0;
 	case UNLOAD: return cmd_unload(pin_dir, all, argc, argv) ? 1 : 0;
 	case LIST:   return cmd_list(pin_dir) ? 1 : 0;
 	case SHOW:   return cmd_show(pin_dir, netns, argc, argv) ? 1 : 0;

@@ -56,6 +56,8 @@ const char *reg_mode_name(int mode);
 /* params.c: NAME=VALUE against an algorithm's table */
 int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);
 void params_defaults(const struct tcpca_alg *alg, __u32 *values);
+unsigned int params_carry(const struct tcpca_alg *to, __u32 *values,
+			  const struct tcpca_alg *from, const __u32 *old);
 void params_print(const struct tcpca_alg *alg, const __u32 *values, const char *indent);
 int params_read_pinned(const char *path, __u32 *values, unsigned int n);
 int params_write_pinned(const char *path, const __u32 *values, unsigned int n);
@@ -68,12 +70,15 @@ struct ops_layout {
 };
 int ops_layout_find(const void *elf, size_t size, struct ops_layout *l);
 
-/* pins.c: bpffs layout <dir>/<name>/{link,ops,params,sockets,counters} */
+/* pins.c: bpffs layout <dir>/<name>/{link,ops,params,sockets,counters,events},
+ * and <dir>/<name>/next/ while --replace stages the new program */
+#define PIN_NEXT	"next"
 int bpffs_prepare(const char *dir);
 int pin_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf);
 int pin_dir_create(const char *dir, const char *name);
 bool pin_exists(const char *dir, const char *name);
 int pin_remove(const char *dir, const char *name);
+int pin_adopt(const char *dir, const char *name, const char *staged);
 int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max);
 const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id);
 int pin_mode(const char *dir, const char *name);	/* enum reg_mode, from what is pinned */
@@ -86,13 +91,16 @@ const char *ca_access(const char *name);	/* allowed, restricted or unregistered 
 /* register.c */
 struct load_opts {
 	const char *pin_dir;
+	const char *object_path;	/* FILE.bpf.o, or NULL for alg */
 	const char *name;	/* CA name; NULL: the one in the object */
 	bool allow;		/* TCP_CONG_NON_RESTRICTED */
 	__u32 *values;		/* parameters, alg->nparams of them */
 	char registered[TCPCA_NAME_MAX];	/* out: the name it got */
 	int mode;				/* out: enum reg_mode */
+	__u64 gap_ns;		/* out, --replace by map: how long the name was missing */
 };
-int tcpca_register(const struct tcpca_alg *alg, const char *object_path, struct load_opts *o);
+int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o);
+int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o);	/* o->name required */
 int tcpca_unregister(const char *pin_dir, const char *name);
 int default_ca_name(const struct tcpca_alg *alg, char *buf);
 

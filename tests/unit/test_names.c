@@ -12,10 +12,10 @@
 int main(void)
 {
 	static const char *good[] = {
-		"vegas", "bpf_reno", "a", "x.y", "...", ".v", "v.", "A_9", "123456789012345",
+		"vegas", "bpf_reno", "a", "A_9", "_", "123456789012345",
 	};
 	static const char *bad[] = {
-		"", ".", "..", "1234567890123456", "a/b", "../other", "../x/NAME", "/", "a b",
+		"", ".", "..", "x.y", "...", ".v", "v.", "1234567890123456", "a/b", "../other", "../x/NAME", "/", "a b",
 		"tab\t", "uml\xc3\xa4ut", "semi;", "star*", "-dash",
 	};
 	unsigned int i;
@@ -27,6 +27,7 @@ int main(void)
 		ok(!valid_ca_name(bad[i]) && check_ca_name(bad[i]) == -EINVAL && last_err[0],
 		   "'%s' is refused: %s", bad[i], last_err);
 	}
-	ok(strstr(last_err, "not '.' or '..'") != NULL, "the error says what a name may be");
+	ok(strstr(last_err, "[A-Za-z0-9_] (bpffs refuses '.' in names)") != NULL,
+	   "the error says what a name may be, and why no dot");
 	return done_testing();
 }

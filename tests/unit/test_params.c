@@ -84,5 +84,36 @@ int main(void)
 
 	ok(apply(v, "alpha=5", "beta=9", "gamma=x", NULL) == -EINVAL,
 	   "one bad value among good ones fails the whole list");
+
+	/* --replace: what carries over to the new registration */
+	{
+		static const struct tcpca_param other_rows[] = {
+			{ "beta", 9, 0, 5, "packets", "a narrower beta" },
+			{ "delta", 7, 0, 100, "packets", "not Vegas's" },
+		};
+		static const struct tcpca_alg other = {
+			.name = "other", .params = other_rows, .nparams = 2,
+		};
+		__u32 old[4] = { 3, 5, 2, 1 }, w[2];
+
+		is_u(params_carry(&vegas, v, &vegas, old), 4, "vegas to vegas: all four carry");
+		ok(v[ALPHA] == 3 && v[BETA] == 5 && v[GAMMA] == 2 && v[SS_EVERY_OTHER] == 1,
+		   "... with their values");
+		is_u(params_carry(&vegas, v, NULL, old), 0, "from an object: nothing carries");
+		ok(v[ALPHA] == 2 && v[BETA] == 4, "... the defaults instead");
+		is_u(params_carry(&other, w, &vegas, old), 1, "vegas to other: only beta carries");
+		ok(w[0] == 5 && w[1] == 7, "beta=5, delta its default 7");
+		old[BETA] = 6;
+		is_u(params_carry(&other, w, &vegas, old), 0, "beta=6 is outside other's range");
+		is_u(w[0], 9, "... so it starts at other's default");
+		old[BETA] = 5;
+		params_carry(&vegas, v, &vegas, old);
+		{
+			char *given[] = { "beta=7" };
+
+			is_u(params_apply(&vegas, v, 1, given), 0, "beta=7 given over carried ones");
+		}
+		ok(v[ALPHA] == 3 && v[BETA] == 7, "alpha=3 carried, beta=7 as given");
+	}
 	return done_testing();
 }
