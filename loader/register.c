@@ -504,16 +504,17 @@ static int swap_by_map(struct bpf_map *ops, int old_fd, const char *dir, const c
 		    strerror(-e));
 		return e;
 	}
-	/* from here on the old registration is gone for good */
-	if (!(e = pin_adopt(dir, name, staged)) && !(e = fill_ops(ops))) {
-		*gap_ns = now_ns() - t0;
-		return 0;
+	/* from here on the old registration is gone for good; the pins move
+	 * after the new one registers, so that the gap is the kernel's alone */
+	if ((e = fill_ops(ops))) {
+		err("'%s' is unregistered: registering %s in its place failed (%s); load it again",
+		    name, what, strerror(-e));
+		pin_remove(dir, name);
+		pin_remove(dir, staged);
+		return e;
 	}
-	err("'%s' is unregistered: registering %s in its place failed (%s); load it again",
-	    name, what, strerror(-e));
-	pin_remove(dir, name);
-	pin_remove(dir, staged);
-	return e;
+	*gap_ns = now_ns() - t0;
+	return pin_adopt(dir, name, staged);
 }
 
 int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o)
