@@ -143,18 +143,15 @@ u32 TCPCA_OPS(bic_ssthresh, struct sock *sk)
 /* A timeout starts over from scratch, as after a connection's start. */
 void TCPCA_OPS(bic_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss) {
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
+	if (new_state == TCP_CA_Loss)
 		bic_reset(inet_csk_ca(sk));
-	}
 }
 
 /* As the module: Reno's undo, max(cwnd, prior_cwnd). */
 u32 TCPCA_OPS(bic_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

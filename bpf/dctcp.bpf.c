@@ -157,14 +157,11 @@ void TCPCA_OPS(dctcp_set_state, struct sock *sk, u8 new_state)
 {
 	u32 old_state = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
 
-	TCPCA_COUNT(set_state);
+	tcpca_count_state(new_state);
 	if (new_state == TCP_CA_Recovery && new_state != old_state)
 		dctcp_react_to_loss(sk);
-	if (new_state == TCP_CA_Loss) {
-		TCPCA_COUNT(rto);
-		if (params.clamp_alpha_on_loss)
-			((struct dctcp_ca *)inet_csk_ca(sk))->alpha = DCTCP_MAX_ALPHA;
-	}
+	if (new_state == TCP_CA_Loss && params.clamp_alpha_on_loss)
+		((struct dctcp_ca *)inet_csk_ca(sk))->alpha = DCTCP_MAX_ALPHA;
 }
 
 /* The receiver's ECE: set while the last data segment was CE (DEMAND_CWR). */

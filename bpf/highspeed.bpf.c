@@ -123,17 +123,12 @@ u32 TCPCA_OPS(hstcp_ssthresh, struct sock *sk)
 
 void TCPCA_OPS(hstcp_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 }
 
 u32 TCPCA_OPS(hstcp_undo_cwnd, struct sock *sk)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
-
-	TCPCA_COUNT(undo_cwnd);
-	return max(tp->snd_cwnd, tp->prior_cwnd);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

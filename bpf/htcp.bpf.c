@@ -222,7 +222,7 @@ void TCPCA_OPS(htcp_set_state, struct sock *sk, u8 new_state)
 	struct htcp_ca *ca = inet_csk_ca(sk);
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(set_state);
+	tcpca_count_state(new_state);
 	switch (new_state) {
 	case TCP_CA_Open:
 		if (ca->undo_last_cong) {
@@ -231,8 +231,6 @@ void TCPCA_OPS(htcp_set_state, struct sock *sk, u8 new_state)
 		}
 		break;
 	case TCP_CA_Loss:
-		TCPCA_COUNT(rto);
-		/* fall through */
 	case TCP_CA_CWR:
 	case TCP_CA_Recovery:
 		htcp_reset(ca, tp);
@@ -245,14 +243,13 @@ u32 TCPCA_OPS(htcp_undo_cwnd, struct sock *sk)
 {
 	struct htcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(undo_cwnd);
 	if (ca->undo_last_cong) {
 		ca->last_cong = ca->undo_last_cong;
 		ca->max_rtt = ca->undo_max_rtt;
 		ca->old_maxb = ca->undo_old_maxb;
 		ca->undo_last_cong = 0;
 	}
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

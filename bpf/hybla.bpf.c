@@ -163,8 +163,7 @@ void TCPCA_OPS(hybla_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 /* Multiplicative decrease as Reno: half the window, never below two segments. */
 u32 TCPCA_OPS(hybla_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
-	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+	return tcpca_reno_ssthresh(sk);
 }
 
 /* Hybla's rules hold only in Open; recovery, loss and disorder grow as Reno. */
@@ -172,9 +171,7 @@ void TCPCA_OPS(hybla_set_state, struct sock *sk, u8 new_state)
 {
 	struct hybla_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 	ca->hybla_en = new_state == TCP_CA_Open;
 }
 

@@ -174,9 +174,8 @@ void TCPCA_OPS(illinois_set_state, struct sock *sk, u8 new_state)
 {
 	struct illinois_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(set_state);
+	tcpca_count_state(new_state);
 	if (new_state == TCP_CA_Loss) {
-		TCPCA_COUNT(rto);
 		ca->alpha = ILLINOIS_ALPHA_BASE;
 		ca->beta = ILLINOIS_BETA_BASE;
 		ca->rtt_low = 0;
@@ -187,8 +186,7 @@ void TCPCA_OPS(illinois_set_state, struct sock *sk, u8 new_state)
 
 u32 TCPCA_OPS(illinois_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

@@ -43,7 +43,12 @@ void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 /* Event record kinds (tcpca-load --events). */
 enum { RENO_EV_LOSS = 1 };	/* v0 = cwnd at the loss, v1 = new ssthresh */
 
-/* Multiplicative decrease: half the window, never below two segments. */
+/*
+ * Multiplicative decrease: half the window, never below two segments.  The
+ * arithmetic is spelled out here and in undo, where the other programs call
+ * the kernel's (tcpca_reno_ssthresh()): bpf_reno is what a whole algorithm
+ * in BPF costs, against the kfunc-only floor of make bench's hookcost.
+ */
 u32 TCPCA_OPS(reno_ssthresh, struct sock *sk)
 {
 	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = max(cwnd >> 1U, 2U);
@@ -64,9 +69,7 @@ u32 TCPCA_OPS(reno_undo_cwnd, struct sock *sk)
 /* A loss that ends in a timeout is worth counting apart. */
 void TCPCA_OPS(reno_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 }
 
 SEC(".struct_ops")

@@ -84,16 +84,13 @@ u32 TCPCA_OPS(scalable_ssthresh, struct sock *sk)
 
 void TCPCA_OPS(scalable_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 }
 
 /* As the module: Reno's undo, max(cwnd, prior_cwnd). */
 u32 TCPCA_OPS(scalable_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

@@ -147,15 +147,12 @@ void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 /* Reno's multiplicative decrease: half the window, never below two segments. */
 u32 TCPCA_OPS(vegas_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
-	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+	return tcpca_reno_ssthresh(sk);
 }
 
 void TCPCA_OPS(vegas_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 	vegas_state(sk, new_state);
 }
 
@@ -167,8 +164,7 @@ void TCPCA_OPS(vegas_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 
 u32 TCPCA_OPS(vegas_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

@@ -166,9 +166,7 @@ void TCPCA_OPS(veno_set_state, struct sock *sk, u8 new_state)
 {
 	struct veno_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 	if (new_state == TCP_CA_Open)
 		veno_enable(ca);
 	else
@@ -185,8 +183,7 @@ void TCPCA_OPS(veno_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 
 u32 TCPCA_OPS(veno_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

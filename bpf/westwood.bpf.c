@@ -165,15 +165,12 @@ void TCPCA_OPS(westwood_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 /* Reno's, as the module's: the Westwood+ values come with cwnd_event below. */
 u32 TCPCA_OPS(westwood_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
-	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
+	return tcpca_reno_ssthresh(sk);
 }
 
 void TCPCA_OPS(westwood_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 }
 
 static __always_inline u32 westwood_pipe(struct sock *sk)
@@ -210,8 +207,7 @@ void TCPCA_OPS(westwood_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 
 u32 TCPCA_OPS(westwood_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

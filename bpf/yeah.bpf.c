@@ -151,9 +151,7 @@ u32 TCPCA_OPS(yeah_ssthresh, struct sock *sk)
 
 void TCPCA_OPS(yeah_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 	vegas_state(sk, new_state);
 }
 
@@ -165,8 +163,7 @@ void TCPCA_OPS(yeah_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 
 u32 TCPCA_OPS(yeah_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

@@ -5,6 +5,7 @@
  * loader pins as <pin dir>/<name>/sockets.  In an algorithm:
  *
  *	TCPCA_COUNT(cong_avoid);			   in each hook
+ *	tcpca_count_state(new_state);			   in set_state
  *	tcpca_event(sk, 1, diff, target, 0, 0);		   once per RTT at most
  *	TCPCA_SOCKETS(struct vegas, vegas_print_state);    after the ops table
  *
@@ -36,6 +37,31 @@ struct {
 		if (__c)						\
 			__c->field++;					\
 	} while (0)
+
+/*
+ * Reno's parts, which the modules share by pointing their ops at the
+ * kernel's functions: here the same functions (kfuncs), counted as every
+ * hook is.  And every set_state hook counts the change, an entry to Loss
+ * being an RTO.
+ */
+static __always_inline u32 tcpca_reno_ssthresh(struct sock *sk)
+{
+	TCPCA_COUNT(ssthresh);
+	return tcp_reno_ssthresh(sk);
+}
+
+static __always_inline u32 tcpca_reno_undo_cwnd(struct sock *sk)
+{
+	TCPCA_COUNT(undo_cwnd);
+	return tcp_reno_undo_cwnd(sk);
+}
+
+static __always_inline void tcpca_count_state(u8 new_state)
+{
+	TCPCA_COUNT(set_state);
+	if (new_state == TCP_CA_Loss)
+		TCPCA_COUNT(rto);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
