@@ -7,7 +7,14 @@ BPFTOOL		?= bpftool
 CC		?= gcc
 OUT		:= build
 
-ALGS		:= $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+# bpf/algorithms.tab declares the algorithms: a source file it does not name,
+# or a name without its file, stops the build.
+# `make ALGS=...` builds a part of them (tools/bench builds one at a time).
+DECLARED	:= $(shell awk '!/^\#/ && NF { print $$1 }' bpf/algorithms.tab)
+UNDECLARED	:= $(filter-out $(DECLARED),$(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)))
+$(if $(UNDECLARED),$(error bpf/$(firstword $(UNDECLARED)).bpf.c has no line in bpf/algorithms.tab))
+$(foreach a,$(DECLARED),$(if $(wildcard bpf/$(a).bpf.c),,$(error bpf/algorithms.tab names $(a), but there is no bpf/$(a).bpf.c)))
+ALGS		:= $(DECLARED)
 BPF_OBJS	:= $(ALGS:%=$(OUT)/%.bpf.o)
 SKELS		:= $(ALGS:%=$(OUT)/%.skel.h)
 TEST_BPF_OBJS	:= $(patsubst tests/bpf/%.bpf.c,$(OUT)/tests/%.bpf.o,$(wildcard tests/bpf/*.bpf.c))
@@ -51,21 +58,17 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@
 
-# The loader's table of algorithms: every bpf/<alg>.bpf.c, with the tunables
-# of include/<alg>.h (<ALG>_PARAMS, <alg>_check_params) where that exists.
-# Rewritten only when it changes, so adding an algorithm rebuilds the loader.
+# The loader's table of algorithms, from bpf/algorithms.tab (the rows in
+# ALGS): each one's skeleton, default name, tunables and their check.
+# Rewritten only when it changes, so that the same table rebuilds nothing.
 $(OUT)/algorithms.inc: FORCE | $(OUT)
-	$(Q){ for a in $(ALGS); do \
-		[ ! -f include/$$a.h ] || echo "#include \"$$a.h\""; \
-		echo "#include \"$$a.skel.h\""; \
-	done; \
-	echo '#define TCPCA_ALGORITHMS(ALG, ALG_TUNABLE) \'; \
-	for a in $(ALGS); do \
-		if [ -f include/$$a.h ]; then \
-			A=$$(echo $$a | tr a-z A-Z); \
-			echo "	ALG_TUNABLE($$a, $${A}_PARAMS, $${a}_check_params) \\"; \
-		else echo "	ALG($$a) \\"; fi; \
-	done; echo; } > $@.tmp
+	$(Q)awk -v algs=" $(ALGS) " '!/^#/ && NF && index(algs, " " $$1 " ") { \
+		if ($$3 != "-") printf "#include \"%s.h\"\n", $$1; \
+		printf "#include \"%s.skel.h\"\n", $$1; \
+		rows = rows ($$3 == "-" ? sprintf("\tALG(%s, \"%s\") \\\n", $$1, $$2) : \
+			sprintf("\tALG_TUNABLE(%s, \"%s\", %s, %s) \\\n", $$1, $$2, $$3, \
+				$$4 == "-" ? "NULL" : $$4)) } \
+		END { printf "#define TCPCA_ALGORITHMS(ALG, ALG_TUNABLE) \\\n%s\n", rows }' bpf/algorithms.tab > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN      $@"; fi
 
 FORCE:
@@ -82,7 +85,7 @@ tools:
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
-unit: $(TEST_BPF_OBJS)
+unit: $(TEST_BPF_OBJS) $(SKELS) $(OUT)/algorithms.inc
 	$(Q)$(MAKE) -s -C tests/unit V=$(V)
 
 # Regenerate the checked-in vmlinux.h from this machine's kernel BTF.

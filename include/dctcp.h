@@ -56,12 +56,6 @@ struct dctcp_params {
 	DCTCP_PARAMS(TCPCA_PARAM_FIELD)
 };
 
-static inline const char *dctcp_check_params(const __u32 *v)
-{
-	(void)v;
-	return 0;	/* the ranges say it all */
-}
-
 /*
  * One window's update of alpha (fixed point, 1024 = 1), the module's integer
  * form of alpha <- (1 - g) alpha + g F:

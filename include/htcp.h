@@ -55,13 +55,6 @@ struct htcp_params {
 	HTCP_PARAMS(TCPCA_PARAM_FIELD)
 };
 
-/* Nothing to check beyond the ranges of HTCP_PARAMS. */
-static inline const char *htcp_check_params(const __u32 *v)
-{
-	(void)v;
-	return 0;
-}
-
 #define HTCP_SHIFT		7		/* alpha and beta are << 7 */
 #define HTCP_ALPHA_BASE		(1U << HTCP_SHIFT)	/* 1.0 */
 #define HTCP_BETA_MIN		(1U << (HTCP_SHIFT - 1))	/* 0.5 */

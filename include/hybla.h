@@ -44,12 +44,6 @@
 
 struct hybla_params { HYBLA_PARAMS(TCPCA_PARAM_FIELD) };
 
-static inline const char *hybla_check_params(const __u32 *v)
-{
-	(void)v;	/* each tunable is independent; the ranges say it all */
-	return (const char *)0;
-}
-
 #define HYBLA_SHIFT		7		/* increments and rho^2 are << 7 */
 #define HYBLA_ONE		(1U << HYBLA_SHIFT)	/* 1.0 segment, << 7 */
 #define HYBLA_RHO_SHIFT		3		/* rho is kept << 3 */

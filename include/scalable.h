@@ -47,13 +47,6 @@ struct scalable_params {
 	SCALABLE_PARAMS(TCPCA_PARAM_FIELD)
 };
 
-/* Nothing to check beyond the ranges of SCALABLE_PARAMS. */
-static inline const char *scalable_check_params(const __u32 *v)
-{
-	(void)v;
-	return 0;
-}
-
 #define SCALABLE_AI_CNT		100U	/* the module's TCP_SCALABLE_AI_CNT */
 #define SCALABLE_MD_SHIFT	3U	/* the module's TCP_SCALABLE_MD_SCALE */
 

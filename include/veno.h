@@ -47,13 +47,6 @@ struct veno_params {
 	VENO_PARAMS(TCPCA_PARAM_FIELD)
 };
 
-/* Nothing to check beyond the range of VENO_PARAMS. */
-static inline const char *veno_check_params(const __u32 *v)
-{
-	(void)v;
-	return 0;
-}
-
 #define VENO_SHIFT		1		/* diff is in 1/2 packet */
 #define VENO_RTT_NONE		0x7fffffffU	/* no RTT sample (the min filters start here) */
 #define VENO_MIN_SAMPLES	3		/* fewer samples ever: act as Reno */

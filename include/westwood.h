@@ -43,12 +43,6 @@ struct westwood_params {
 	WESTWOOD_PARAMS(TCPCA_PARAM_FIELD)
 };
 
-static inline const char *westwood_check_params(const __u32 *v)
-{
-	(void)v;	/* one tunable: its range says it all */
-	return 0;
-}
-
 /*
  * The sampling window, us: max(RTT, win_min_ms), the module's
  * max(rtt, TCP_WESTWOOD_RTT_MIN); win_min_ms * 1000 must fit in 32 bits

@@ -84,17 +84,6 @@ static int image_read(const struct tcpca_alg *alg, const char *path, struct imag
 	return 0;
 }
 
-int default_ca_name(const struct tcpca_alg *alg, char *buf)
-{
-	struct image im = {};
-	int e = image_read(alg, NULL, &im);
-
-	if (!e)
-		snprintf(buf, TCPCA_NAME_MAX, "%.15s", (char *)im.elf + im.layout.name_off);
-	free(im.elf);
-	return e;
-}
-
 /* The iterator shows only sockets running this CA: it learns the name from .rodata. */
 static int set_rodata_name(struct bpf_object *obj, const char *name)
 {
@@ -338,8 +327,8 @@ int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o)
 	e = image_read(alg, o->object_path, &im);
 	if (e)
 		goto out;
-	if (o->name)
-		snprintf(name, sizeof(name), "%s", o->name);
+	if (o->name || alg)
+		snprintf(name, sizeof(name), "%s", o->name ? o->name : alg->ca_name);
 	else
 		snprintf(name, sizeof(name), "%.15s", (char *)im.elf + im.layout.name_off);
 	/* an object's own name becomes a pin directory too: the same check */

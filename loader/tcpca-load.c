@@ -139,7 +139,7 @@ static int cmd_unload(const char *pin_dir, bool all, int argc, char **argv)
 
 static int cmd_list(const char *pin_dir)
 {
-	char names[MAX_REGISTERED][TCPCA_NAME_MAX], ca[TCPCA_NAME_MAX];
+	char names[MAX_REGISTERED][TCPCA_NAME_MAX];
 	__u32 values[TCPCA_PARAMS_MAX], map_id, link_id;
 	unsigned int i, j;
 	int n;
@@ -148,9 +148,7 @@ static int cmd_list(const char *pin_dir)
 	for (i = 0; i < tcpca_nalgs; i++) {
 		const struct tcpca_alg *a = &tcpca_algs[i];
 
-		if (default_ca_name(a, ca))
-			snprintf(ca, sizeof(ca), "?");
-		printf("%-10s %-16s", a->name, ca);
+		printf("%-10s %-16s", a->name, a->ca_name);
 		params_defaults(a, values);
 		for (j = 0; j < a->nparams; j++)
 			printf(" %s=%u", a->params[j].name, values[j]);

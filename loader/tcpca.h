@@ -23,6 +23,7 @@ struct tcpca_param {
 
 struct tcpca_alg {
 	const char *name;				/* as in bpf/<name>.bpf.c */
+	const char *ca_name;				/* registered as, by default */
 	const void *(*elf_bytes)(size_t *size);		/* from its skeleton */
 	const struct tcpca_param *params;		/* field i of its params struct */
 	unsigned int nparams;
@@ -102,7 +103,6 @@ struct load_opts {
 int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o);
 int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o);	/* o->name required */
 int tcpca_unregister(const char *pin_dir, const char *name);
-int default_ca_name(const struct tcpca_alg *alg, char *buf);
 
 /* show.c */
 int show_counters(const char *path);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The loader's table of algorithms (bpf/algorithms.tab, built into
+ * algorithms.inc) against the objects it embeds: each object's one ops table
+ * is the variable named as its source, and its .name is the table's default
+ * name, so that what --list promises is what a load registers; each default
+ * name is one the loader accepts; each tunable's default lies in its range
+ * and the defaults pass the algorithm's check.  No root, no kernel.
+ */
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "../../loader/algorithms.c"
+#include "../../loader/objpatch.c"
+#include "../../loader/names.c"
+#include "tap.h"
+#include "last_err.h"
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level, (void)fmt, (void)ap;
+	return 0;
+}
+
+static void test_alg(const struct tcpca_alg *a)
+{
+	__u32 values[TCPCA_PARAMS_MAX];
+	struct ops_layout l;
+	const void *elf;
+	size_t size;
+	unsigned int i, in_range = 1;
+
+	elf = a->elf_bytes(&size);
+	if (!ok(ops_layout_find(elf, size, &l) == 0, "%s: one ops table in .struct_ops", a->name))
+		return;
+	ok(!strcmp(l.ops_var, a->name), "%s: the ops table is the variable '%s' (got '%s')",
+	   a->name, a->name, l.ops_var);
+	ok(!strncmp((const char *)elf + l.name_off, a->ca_name, TCPCA_NAME_MAX),
+	   "%s: the object's .name is '%s', as the table says (got '%.15s')", a->name, a->ca_name,
+	   (const char *)elf + l.name_off);
+	ok(valid_ca_name(a->ca_name), "%s: '%s' is a name the loader accepts", a->name, a->ca_name);
+	for (i = 0; i < a->nparams; i++) {
+		values[i] = a->params[i].def;
+		in_range &= a->params[i].min <= a->params[i].def && a->params[i].def <= a->params[i].max;
+	}
+	ok(in_range, "%s: every default lies in its range", a->name);
+	if (a->check)
+		ok(a->check(values) == NULL, "%s: the defaults pass its check", a->name);
+}
+
+int main(void)
+{
+	unsigned int i, j, unique = 1;
+
+	libbpf_set_print(quiet);
+	ok(tcpca_nalgs > 0, "the table has algorithms (%u)", tcpca_nalgs);
+	for (i = 0; i < tcpca_nalgs; i++) {
+		test_alg(&tcpca_algs[i]);
+		for (j = 0; j < i; j++)
+			unique &= strcmp(tcpca_algs[i].ca_name, tcpca_algs[j].ca_name) != 0;
+	}
+	ok(unique, "no two algorithms share a default name");
+	ok(alg_find("reno") && !strcmp(alg_find("reno")->ca_name, "bpf_reno") && !alg_find("bpf_reno"),
+	   "alg_find finds by source name: reno, registered as bpf_reno");
+	return done_testing();
+}
