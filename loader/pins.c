@@ -19,7 +19,15 @@
 #define BPF_FS_MAGIC	0xcafe4a11
 #define SYS_FS_BPF	"/sys/fs/bpf"
 
-static const char *const leaves[] = { "link", "sockets", "ops", "params", "counters", "events" };
+#define PIN_LEAF(id, file, doc)	const char PIN_##id[] = file;
+#include "pins.def"
+#undef PIN_LEAF
+
+static const char *const leaves[] = {
+#define PIN_LEAF(id, file, doc)	PIN_##id,
+#include "pins.def"
+#undef PIN_LEAF
+};
 
 static bool on_bpffs(const char *path)
 {
@@ -131,7 +139,7 @@ int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
 	while ((de = readdir(d)) && n < max) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= TCPCA_NAME_MAX)
 			continue;
-		if (pin_path(path, sizeof(path), dir, de->d_name, "ops") || access(path, F_OK))
+		if (pin_path(path, sizeof(path), dir, de->d_name, PIN_OPS) || access(path, F_OK))
 			continue;
 		snprintf(names[n++], TCPCA_NAME_MAX, "%s", de->d_name);
 	}
@@ -150,7 +158,7 @@ const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id
 	int fd;
 
 	*map_id = *link_id = 0;
-	if (!pin_path(path, sizeof(path), dir, name, "ops") && (fd = bpf_obj_get(path)) >= 0) {
+	if (!pin_path(path, sizeof(path), dir, name, PIN_OPS) && (fd = bpf_obj_get(path)) >= 0) {
 		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
 			*map_id = mi.id;
 			alg = alg_find(mi.name);
@@ -158,7 +166,7 @@ const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id
 		close(fd);
 	}
 	len = sizeof(li);
-	if (!pin_path(path, sizeof(path), dir, name, "link") && (fd = bpf_obj_get(path)) >= 0) {
+	if (!pin_path(path, sizeof(path), dir, name, PIN_LINK) && (fd = bpf_obj_get(path)) >= 0) {
 		if (!bpf_obj_get_info_by_fd(fd, &li, &len))
 			*link_id = li.id;
 		close(fd);
@@ -170,7 +178,7 @@ int pin_mode(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 
-	return !pin_path(path, sizeof(path), dir, name, "link") && access(path, F_OK) == 0 ?
+	return !pin_path(path, sizeof(path), dir, name, PIN_LINK) && access(path, F_OK) == 0 ?
 	       REG_LINK : REG_MAP;
 }
 
@@ -199,7 +207,7 @@ int pin_adopt(const char *dir, const char *name, const char *staged)
 	int e;
 
 	for (i = 0; i < ARRAY_SIZE(leaves); i++) {
-		if (!strcmp(leaves[i], "link"))
+		if (leaves[i] == PIN_LINK)
 			continue;
 		if ((e = pin_path(from, sizeof(from), dir, staged, leaves[i])) ||
 		    (e = pin_path(to, sizeof(to), dir, name, leaves[i])))

@@ -153,7 +153,7 @@ static int pin_fd(int fd, const char *dir, const char *name, const char *leaf)
 static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
 {
 	static const struct { const char *map, *leaf; } maps[] = {
-		{ ".data.params", "params" }, { "counters", "counters" }, { "events", "events" },
+		{ ".data.params", PIN_PARAMS }, { "counters", PIN_COUNTERS }, { "events", PIN_EVENTS },
 	};
 	struct bpf_program *prog;
 	struct bpf_link *iter;
@@ -176,7 +176,7 @@ static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
 			err("cannot attach the socket iterator: %s", strerror(-e));
 			return e;
 		}
-		e = pin_fd(bpf_link__fd(iter), dir, name, "sockets");
+		e = pin_fd(bpf_link__fd(iter), dir, name, PIN_SOCKETS);
 		bpf_link__destroy(iter);	/* the pin holds it now */
 		if (e)
 			return e;
@@ -228,8 +228,8 @@ static int pin_all(struct bpf_object *obj, struct bpf_map *ops, int link_fd,
 	int e;
 
 	if ((e = pin_dir_create(dir, name)) ||
-	    (link_fd >= 0 && (e = pin_fd(link_fd, dir, name, "link"))) ||
-	    (e = pin_fd(bpf_map__fd(ops), dir, name, "ops")) ||
+	    (link_fd >= 0 && (e = pin_fd(link_fd, dir, name, PIN_LINK))) ||
+	    (e = pin_fd(bpf_map__fd(ops), dir, name, PIN_OPS)) ||
 	    (e = pin_extras(obj, dir, name)))
 		pin_remove(dir, name);
 	return e;
@@ -368,7 +368,7 @@ static int unregister_map(const char *dir, const char *name)
 	__u32 zero = 0;
 	int fd, e = 0;
 
-	if (pin_path(path, sizeof(path), dir, name, "ops") || (fd = bpf_obj_get(path)) < 0)
+	if (pin_path(path, sizeof(path), dir, name, PIN_OPS) || (fd = bpf_obj_get(path)) < 0)
 		return 0;
 	if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT && errno != EINPROGRESS) {
 		e = -errno;
@@ -456,7 +456,7 @@ static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const 
 	char path[PATH_MAX];
 	int link_fd, e;
 
-	if ((e = pin_path(path, sizeof(path), dir, name, "link")) ||
+	if ((e = pin_path(path, sizeof(path), dir, name, PIN_LINK)) ||
 	    (link_fd = bpf_obj_get(path)) < 0) {
 		e = e ? e : -errno;
 		err("cannot open %s: %s", path, strerror(-e));
@@ -526,7 +526,7 @@ int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o)
 	snprintf(staged, sizeof(staged), "%s/" PIN_NEXT, name);
 	if (pin_exists(o->pin_dir, staged))	/* a replace that died half-way */
 		pin_remove(o->pin_dir, staged);
-	if ((e = pin_path(path, sizeof(path), o->pin_dir, name, "ops")) ||
+	if ((e = pin_path(path, sizeof(path), o->pin_dir, name, PIN_OPS)) ||
 	    (old_fd = bpf_obj_get(path)) < 0) {
 		e = e ? e : -errno;
 		err("cannot open %s: %s", path, strerror(-e));

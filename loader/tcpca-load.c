@@ -236,7 +236,7 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 		return -ENOENT;
 	old_alg = pin_alg(pin_dir, o.name, &old_map, &link_id);
 	if (alg) {
-		pin_path(path, sizeof(path), pin_dir, o.name, "params");
+		pin_path(path, sizeof(path), pin_dir, o.name, PIN_PARAMS);
 		if (old_alg && old_alg->nparams &&
 		    (e = params_read_pinned(path, old, old_alg->nparams))) {
 			err("cannot read %s: %s", path, strerror(-e));
@@ -275,7 +275,7 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 	}
 	if (!(alg = registered_alg(pin_dir, argv[0])))
 		return -ENOENT;
-	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
+	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS);
 	if (!alg->nparams) {
 		err("%s has no parameters", alg->name);
 		return -EINVAL;
@@ -340,7 +340,7 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 	printf("%s: algorithm %s, registered by %s, link %u, map %u, %s\n", argv[0],
 	       alg ? alg->name : "(object)", reg_mode_name(pin_mode(pin_dir, argv[0])),
 	       link_id, map_id, ca_access(argv[0]));
-	pin_path(path, sizeof(path), pin_dir, argv[0], "params");
+	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS);
 	if (alg && alg->nparams) {
 		if (show_failed(path, params_read_pinned(path, values, alg->nparams))) {
 			failed = true;
@@ -349,9 +349,9 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 			params_print(alg, values, "  ");
 		}
 	}
-	pin_path(path, sizeof(path), pin_dir, argv[0], "counters");
+	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_COUNTERS);
 	failed |= show_failed(path, show_counters(path));
-	pin_path(path, sizeof(path), pin_dir, argv[0], "sockets");
+	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_SOCKETS);
 	if (netns && enter_netns(netns))
 		return -1;
 	failed |= show_failed(path, show_sockets(path));
@@ -373,7 +373,7 @@ static int cmd_events(const char *pin_dir, int argc, char **argv)
 	}
 	if (need_registered(pin_dir, argv[0]))
 		return -ENOENT;
-	pin_path(path, sizeof(path), pin_dir, argv[0], "events");
+	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_EVENTS);
 	return show_events(path, seconds);
 }
 

@@ -71,9 +71,12 @@ struct ops_layout {
 };
 int ops_layout_find(const void *elf, size_t size, struct ops_layout *l);
 
-/* pins.c: bpffs layout <dir>/<name>/{link,ops,params,sockets,counters,events},
+/* pins.c: bpffs layout <dir>/<name>/<leaf> (pins.def: PIN_LINK, PIN_OPS, ...),
  * and <dir>/<name>/next/ while --replace stages the new program */
 #define PIN_NEXT	"next"
+#define PIN_LEAF(id, file, doc)	extern const char PIN_##id[];
+#include "pins.def"
+#undef PIN_LEAF
 int bpffs_prepare(const char *dir);
 int pin_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf);
 int pin_dir_create(const char *dir, const char *name);

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The documents agree with the loader's tables they are generated from
+(scripts/gen-docs --check), and the generator notices a difference.  TAP."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
+GEN = os.path.join(ROOT, "scripts/gen-docs")
+n = failed = 0
+
+
+def ok(cond, desc, got=None):
+    global n, failed
+    n += 1
+    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
+    if not cond:
+        failed += 1
+        print("# got %r" % (got,))
+
+
+def check(root):
+    return subprocess.run([sys.executable, os.path.join(root, "scripts/gen-docs"), "--check"],
+                          capture_output=True, text=True)
+
+
+r = check(ROOT)
+ok(r.returncode == 0, "README.md and docs/tcpca-load.8 list the pin leaves of loader/pins.def",
+   r.stdout + r.stderr)
+
+# a copy whose table gained a leaf: the check must fail and name both documents
+with tempfile.TemporaryDirectory() as tmp:
+    for rel in ("scripts/gen-docs", "loader/pins.def", "README.md", "docs/tcpca-load.8"):
+        os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, rel), os.path.join(tmp, rel))
+    with open(os.path.join(tmp, "loader/pins.def"), "a") as f:
+        f.write('PIN_LEAF(EXTRA,    "extra",    "a leaf the documents do not know")\n')
+    r = check(tmp)
+    ok(r.returncode == 1 and "README.md docs/tcpca-load.8" in r.stdout,
+       "a leaf added to the table makes the check fail, naming both", r.stdout + r.stderr)
+    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
+    with open(os.path.join(tmp, "README.md")) as f:
+        ok("/sys/fs/bpf/tcpca/NAME/extra" in f.read(), "and writing puts it in the README")
+    ok(check(tmp).returncode == 0, "after which the check passes")
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
