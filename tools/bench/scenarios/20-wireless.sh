@@ -1,10 +1,10 @@
-# Lossy wireless: what TCP Westwood+ exists for (Mascolo et al. 2001,
-# Grieco & Mascolo 2004).  10 Mbit/s, RTT 50 ms, buffer = 1 BDP = 42
+# Lossy wireless: what TCP Westwood+ (Mascolo et al. 2001, Grieco &
+# Mascolo 2004) and Veno (Fu & Liew 2003) exist for.  10 Mbit/s, RTT 50 ms, buffer = 1 BDP = 42
 # packets, i.i.d. loss of data packets 0.1, 1 and 3 %; 15 s flows.
 SC_NAME=wireless
-SC_TITLE="Lossy wireless (Westwood+)"
+SC_TITLE="Lossy wireless (Westwood+, Veno)"
 SC_KIND=single
-SC_ALGS="westwood bpf_reno reno cubic bbr"
+SC_ALGS="westwood veno bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=50
 SC_SECONDS=15
