@@ -14,13 +14,15 @@
 #include "tcpca.h"
 
 bool verbose;
+const char *err_context;
 
 static char *libbpf_log;
 static size_t libbpf_log_len;
 
 static void vline(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "tcpca-load: %s", kind);
+	fprintf(stderr, "tcpca-load: %s%s%s", err_context ? err_context : "",
+		err_context ? ": " : "", kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

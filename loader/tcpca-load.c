@@ -18,7 +18,7 @@
 
 #define MAX_REGISTERED	256
 
-enum command { LOAD, REPLACE, UNLOAD, LIST, SHOW, SET, EVENTS };
+enum command { LOAD, REPLACE, UNLOAD, LIST, SHOW, SET, EVENTS, APPLY };
 
 static const char usage[] =
 "Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
@@ -28,6 +28,7 @@ static const char usage[] =
 "       tcpca-load [--pin-dir DIR] --show NAME [--netns NS]\n"
 "       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
 "       tcpca-load [--pin-dir DIR] --events NAME [SECONDS]\n"
+"       tcpca-load [--pin-dir DIR] --apply [--dry-run] [FILE]\n"
 "       tcpca-load --help | --version\n"
 "\n"
 "Registers a BPF TCP congestion control so that it outlives this command; it is\n"
@@ -50,16 +51,14 @@ static const char usage[] =
 "                      (a name in /run/netns or a path such as /proc/PID/ns/net)\n"
 "  -S, --set NAME      change parameters of a registered algorithm at run time\n"
 "  -e, --events NAME   its decision records as CSV, until ^C or SECONDS passed\n"
+"      --apply [FILE]  make the registrations under DIR, and this network\n"
+"                      namespace's default, match FILE (default " TCPCA_CONF_PATH ",\n"
+"                      tcpca.conf(5)): registers, replaces, retunes, unloads;\n"
+"                      the whole file is checked first\n"
+"      --dry-run       with --apply: print the changes, make none\n"
 "  -v, --verbose       libbpf's and the verifier's whole output\n"
 "  -h, --help          this text\n"
 "  -V, --version       the version\n";
-
-static bool is_object_path(const char *arg)
-{
-	size_t len = strlen(arg);
-
-	return strchr(arg, '/') || (len > 2 && !strcmp(arg + len - 2, ".o"));
-}
 
 static int need_privileges(void)
 {
@@ -377,6 +376,21 @@ static int cmd_events(const char *pin_dir, int argc, char **argv)
 	return show_events(path, seconds);
 }
 
+/*
+ * --apply [FILE]: tcpca.conf(5).  The sysctl it sets is the default of the
+ * network namespace this command runs in (nsenter --net= for another).
+ */
+static int cmd_apply(const char *pin_dir, bool dry_run, int argc, char **argv)
+{
+	if (argc > 1) {
+		err("--apply takes one FILE (default " TCPCA_CONF_PATH ")");
+		return -EINVAL;
+	}
+	if (need_privileges())
+		return -EPERM;
+	return tcpca_apply(argc ? argv[0] : TCPCA_CONF_PATH, pin_dir, dry_run);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -391,6 +405,8 @@ int main(int argc, char **argv)
 		{ "set", no_argument, NULL, 'S' },
 		{ "events", no_argument, NULL, 'e' },
 		{ "netns", required_argument, NULL, 'N' },
+		{ "apply", no_argument, NULL, 'P' },
+		{ "dry-run", no_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -398,7 +414,7 @@ int main(int argc, char **argv)
 	};
 	enum command cmd = LOAD;
 	const char *pin_dir = TCPCA_DEFAULT_PIN_DIR, *name = NULL, *netns = NULL;
-	bool allow = false, all = false;
+	bool allow = false, all = false, dry_run = false;
 	int c, ncmd = 0;
 
 	while ((c = getopt_long(argc, argv, "n:ap:rulsSeN:vhV", opts, NULL)) != -1) {
@@ -414,6 +430,8 @@ int main(int argc, char **argv)
 		case 'S': cmd = SET; ncmd++; break;
 		case 'e': cmd = EVENTS; ncmd++; break;
 		case 'N': netns = optarg; break;
+		case 'P': cmd = APPLY; ncmd++; break;
+		case 'D': dry_run = true; break;
 		case 'v': verbose = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("tcpca-load " TCPCA_VERSION "\n"); return 0;
@@ -423,7 +441,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (ncmd > 1) {
-		err("--replace, --unload, --list, --show, --set and --events exclude each other");
+		err("--replace, --unload, --list, --show, --set, --events and --apply exclude each other");
 		return 2;
 	}
 	if ((name || allow) && cmd != LOAD) {
@@ -438,6 +456,10 @@ int main(int argc, char **argv)
 		err("--all goes with --unload");
 		return 2;
 	}
+	if (dry_run && cmd != APPLY) {
+		err("--dry-run goes with --apply");
+		return 2;
+	}
 	argc -= optind;
 	argv += optind;
 	switch (cmd) {
@@ -448,6 +470,7 @@ int main(int argc, char **argv)
 	case SHOW:   return cmd_show(pin_dir, netns, argc, argv) ? 1 : 0;
 	case SET:    return cmd_set(pin_dir, argc, argv) ? 1 : 0;
 	case EVENTS: return cmd_events(pin_dir, argc, argv) ? 1 : 0;
+	case APPLY:  return cmd_apply(pin_dir, dry_run, argc, argv) ? 1 : 0;
 	}
 	return 1;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -40,6 +41,7 @@ int check_ca_name(const char *name);		/* 0, or -EINVAL with its error printed */
 
 /* log.c: one line per failure; libbpf's own chatter kept for -v */
 extern bool verbose;
+extern const char *err_context;	/* e.g. FILE:LINE, said after "tcpca-load: " when set */
 void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -48,6 +50,33 @@ void log_capture_libbpf(void);
 bool log_has_verifier_log(void);
 void log_print_verifier_tail(void);
 void log_print_libbpf_cause(void);
+
+/* config.c: tcpca.conf(5), read and checked whole before --apply acts */
+#define TCPCA_CONF_PATH		"/etc/tcpca.conf"
+#define TCPCA_CONF_MAX		256		/* registrations in one file */
+struct conf_entry {
+	char name[TCPCA_NAME_MAX];
+	const struct tcpca_alg *alg;	/* NULL: object */
+	char *object;			/* FILE.bpf.o, or NULL */
+	bool allow;
+	__u32 values[TCPCA_PARAMS_MAX];	/* alg's parameters, defaults filled in */
+	int line;
+};
+struct tcpca_conf {
+	const char *path;
+	struct conf_entry *entries;
+	int n;
+	char default_name[TCPCA_NAME_MAX];
+	int default_line;		/* 0: no default line */
+};
+bool is_object_path(const char *arg);
+int conf_parse(FILE *f, const char *path, struct tcpca_conf *c);	/* 0, or -errno said */
+int conf_read(const char *path, struct tcpca_conf *c);
+const struct conf_entry *conf_find(const struct tcpca_conf *c, const char *name);
+void conf_free(struct tcpca_conf *c);
+
+/* apply.c: --apply [--dry-run] */
+int tcpca_apply(const char *path, const char *pin_dir, bool dry_run);
 
 /* features.c: what the running kernel offers */
 enum reg_mode { REG_LINK, REG_MAP };	/* who owns a registration: its link, its map */

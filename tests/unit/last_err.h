@@ -10,13 +10,17 @@
 #include <stdio.h>
 
 static char last_err[512];
+const char *err_context;	/* as log.c says it: "CONTEXT: message" */
 
 void err(const char *fmt, ...)
 {
 	va_list ap;
+	int n = 0;
 
+	if (err_context)
+		n = snprintf(last_err, sizeof(last_err), "%s: ", err_context);
 	va_start(ap, fmt);
-	vsnprintf(last_err, sizeof(last_err), fmt, ap);
+	vsnprintf(last_err + n, sizeof(last_err) - n, fmt, ap);
 	va_end(ap);
 }
 
