@@ -75,11 +75,11 @@ FORCE:
 
 $(OUT)/loader/%.o: loader/%.c $(wildcard loader/*.h) $(wildcard include/*.h) $(SKELS) $(OUT)/algorithms.inc | $(OUT)/loader
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 tcpca-load: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 tools:
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
@@ -136,18 +136,36 @@ bench: all $(BENCH_BINS)
 fidelity: all
 	$(Q)./tools/fidelity/run --no-build $(FIDELITY_ARGS)
 
+# Debian's packaging (debian/rules) sets PREFIX=/usr, UNITDIR=/lib/systemd/system
+# and DESTDIR; the units name the loader where it is installed.
 PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/tcpca
+SYSCONFDIR ?= /etc
 UNITDIR ?= /etc/systemd/system
+UNITS := tcpca.service tcpca@.service
 install: tcpca-load
-	install -D -m 0755 tcpca-load $(DESTDIR)$(PREFIX)/sbin/tcpca-load
-	install -D -m 0644 tools/systemd/tcpca@.service $(DESTDIR)$(UNITDIR)/tcpca@.service
-	install -D -m 0644 README.md $(DESTDIR)$(PREFIX)/share/doc/tcpca/README.md
-	install -D -m 0644 docs/tcpca-load.8 $(DESTDIR)$(PREFIX)/share/man/man8/tcpca-load.8
+	install -D -m 0755 tcpca-load $(DESTDIR)$(SBINDIR)/tcpca-load
+	install -d $(DESTDIR)$(UNITDIR)
+	for u in $(UNITS); do \
+		sed 's|/usr/local/sbin/|$(SBINDIR)/|g' tools/systemd/$$u >$(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
+	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -D -m 0644 docs/tcpca.conf.example $(DESTDIR)$(DOCDIR)/examples/tcpca.conf
+	install -D -m 0644 docs/tcpca-load.8 $(DESTDIR)$(MANDIR)/man8/tcpca-load.8
+	install -D -m 0644 docs/tcpca.conf.5 $(DESTDIR)$(MANDIR)/man5/tcpca.conf.5
+	@# an existing configuration is the administrator's: never overwritten
+	[ -e $(DESTDIR)$(SYSCONFDIR)/tcpca.conf ] || \
+		install -D -m 0644 docs/tcpca.conf.example $(DESTDIR)$(SYSCONFDIR)/tcpca.conf
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/sbin/tcpca-load $(DESTDIR)$(UNITDIR)/tcpca@.service
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man8/tcpca-load.8
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/tcpca
+	rm -f $(DESTDIR)$(SBINDIR)/tcpca-load
+	for u in $(UNITS); do rm -f $(DESTDIR)$(UNITDIR)/$$u; done
+	rm -f $(DESTDIR)$(MANDIR)/man8/tcpca-load.8 $(DESTDIR)$(MANDIR)/man5/tcpca.conf.5
+	rm -rf $(DESTDIR)$(DOCDIR)
+	@echo "uninstall: $(SYSCONFDIR)/tcpca.conf is left in place"
 
 clean:
 	$(call msg,CLEAN,)
