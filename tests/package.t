@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The Debian package (debian/): dpkg-buildpackage -us -uc -b builds it from
+# a copy of the tree in a temporary directory (it writes to the parent
+# directory and litters debian/), lintian finds nothing (its two info tags
+# are overridden with their reasons in debian/tcpca.lintian-overrides), and
+# the loader unpacked from it with dpkg -x into a throwaway root runs:
+# --version, --list, and as root --apply --dry-run of the shipped
+# /etc/tcpca.conf.  About a minute (the BPF programs are built again,
+# lintian takes 10 s).
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=lib/netns.sh
+. "$(dirname "$0")/lib/netns.sh"
+for t in dpkg-buildpackage dh fakeroot lintian dpkg-checkbuilddeps git; do
+	command -v "$t" >/dev/null || skip_all "needs $t (scripts/install-deps)"
+done
+cd "$TCPCA_ROOT" || bail_out "no tree at $TCPCA_ROOT"
+missing=$(dpkg-checkbuilddeps 2>&1) || skip_all "build dependencies missing (scripts/install-deps): $missing"
+time_limit 240
+
+W=$(mktemp -d /tmp/tcpca-package.XXXXXX) || bail_out "no temporary directory"
+on_exit "rm -rf '$W'"
+mkdir "$W/tcpca"
+# the tree as it is, committed or not, without build products or ignored files
+git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -x -C "$W/tcpca"
+ok $? "a copy of the tree in $W"
+
+version=$(dpkg-parsechangelog -S Version)
+tree_before=$(git status --porcelain --ignored --untracked-files=all)
+parent_before=$(ls -d ../tcpca_"$version"* 2>/dev/null)
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+deb="$W/tcpca_${version}_$arch.deb"
+# no -dbgsym package, both cores: the build is what takes the time
+(cd "$W/tcpca" && DEB_BUILD_OPTIONS="noddebs parallel=$(nproc)" dpkg-buildpackage -us -uc -b) >"$W/build.log" 2>&1
+if ! ok $? "dpkg-buildpackage -us -uc -b builds it"; then
+	tail -n 20 "$W/build.log" | sed 's/^/# /' >&2
+	bail_out "no package"
+fi
+[ -f "$deb" ]; ok $? "... tcpca_${version}_$arch.deb"
+is "$(git status --porcelain --ignored --untracked-files=all)" "$tree_before" "... and leaves the tree as it was"
+is "$(ls -d ../tcpca_"$version"* 2>/dev/null)" "$parent_before" "... and its parent directory too"
+
+contents=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
+for f in ./usr/sbin/tcpca-load ./usr/share/man/man8/tcpca-load.8.gz ./usr/share/man/man5/tcpca.conf.5.gz \
+	 ./lib/systemd/system/tcpca.service ./lib/systemd/system/tcpca@.service ./etc/tcpca.conf \
+	 ./usr/share/doc/tcpca/examples/tcpca.conf ./usr/share/doc/tcpca/copyright; do
+	printf '%s\n' "$contents" | grep -qxF "$f"; ok $? "it holds $f"
+done
+mkdir "$W/ctl" && dpkg-deb -e "$deb" "$W/ctl"
+is "$(cat "$W/ctl/conffiles")" "/etc/tcpca.conf" "/etc/tcpca.conf is its one conffile"
+like "$(dpkg-deb -f "$deb" Depends)" "libbpf1" "it depends on libbpf1 (tcpca-load links it dynamically)"
+
+# the tags of every severity, less the two overridden with their reasons
+tags=$(lintian -I --pedantic "$W/tcpca_${version}_$arch.changes" 2>/dev/null)
+is "$tags" "" "lintian -I --pedantic finds nothing"
+
+R="$W/root"
+dpkg -x "$deb" "$R"
+L="$R/usr/sbin/tcpca-load"
+missing=$(ldd "$L" | grep 'not found')
+is "$missing" "" "every library it links is on this host (ldd)"
+is "$("$L" --version)" "tcpca-load $version" "the unpacked tcpca-load --version says $version"
+list=$("$L" --list)
+like "$list" "^ALGORITHM +DEFAULT NAME" "... and --list runs"
+for a in reno vegas hybla; do
+	like "$list" "
+$a " "... listing $a"
+done
+grep -q "^ExecStart=/usr/sbin/tcpca-load --apply /etc/tcpca.conf$" "$R/lib/systemd/system/tcpca.service"
+ok $? "tcpca.service runs the packaged loader with --apply /etc/tcpca.conf"
+is "$(grep -v '^#' "$R/etc/tcpca.conf" | grep -c '[^[:space:]]')" 0 "the shipped /etc/tcpca.conf is all comments"
+if [ "$(id -u)" -eq 0 ]; then
+	is "$("$L" --pin-dir "$TEST_PIN_DIR" --apply --dry-run "$R/etc/tcpca.conf")" \
+		"nothing to change: the kernel matches $R/etc/tcpca.conf" "... and --apply of it changes nothing"
+else
+	skip "--apply of the shipped file" "needs root"
+fi
+done_testing
