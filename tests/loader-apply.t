@@ -178,6 +178,23 @@ is "$rc" 0 "an empty file, applied from the host's namespace, succeeds"
 is "$(printf '%s\n' "$out" | sort)" "$(printf 'unload %s\n' "$A" "$B" "$C" "$D" "$O" | sort)" \
 	"... and unloads all five"
 is "$(state)" "" "... nothing is left registered"
+# The same by map update, the only way before Linux 6.4 (forced here on a newer kernel)
+M="${RUN_ID}m"
+printf '%s vegas\n' "$M" >"$DIR/map.conf"
+TCPCA_REGISTER_BY=map apply "$DIR/map.conf"
+is "$rc $out" "0 register $M vegas" "by map: a first --apply registers"
+like "$(state)" "^$M vegas restricted 0 " "... by map (no link)"
+TCPCA_REGISTER_BY=map apply "$DIR/map.conf"
+is "$out" "nothing to change: the kernel matches $DIR/map.conf" "... a second run changes nothing"
+printf '%s hybla allow rtt0=50\n' "$M" >"$DIR/map.conf"
+TCPCA_REGISTER_BY=map apply "$DIR/map.conf"
+is "$rc $out" "0 replace $M: vegas restricted -> hybla allowed" "... a changed line replaces it"
+like "$errs" "^tcpca-load: $DIR/map.conf:1: note: registered by map .* '$M' was unregistered for [0-9.]+ ms" \
+	"... and says for how long the name was missing"
+like "$("${L[@]}" --show "$M")" "rtt0 +50 " "... with the file's parameters"
+apply "$DIR/empty.conf"
+is "$rc $out" "0 unload $M" "... and an empty file unloads it"
+
 is "$(cat /proc/sys/net/ipv4/tcp_congestion_control)" "$host_default" \
 	"the host's tcp_congestion_control was never changed"
 is "$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)" "$host_allowed" \
