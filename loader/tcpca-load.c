@@ -28,7 +28,7 @@ static const char usage[] =
 "       tcpca-load [--pin-dir DIR] --show NAME [--netns NS]\n"
 "       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
 "       tcpca-load [--pin-dir DIR] --events NAME [SECONDS]\n"
-"       tcpca-load [--pin-dir DIR] --apply [--dry-run] [FILE]\n"
+"       tcpca-load [--pin-dir DIR] --apply [--dry-run] [--netns NS] [FILE]\n"
 "       tcpca-load --help | --version\n"
 "\n"
 "Registers a BPF TCP congestion control so that it outlives this command; it is\n"
@@ -47,7 +47,8 @@ static const char usage[] =
 "  -u, --unload        unregister the NAMEs given, or every one under DIR with --all\n"
 "  -l, --list          embedded algorithms with their parameters, and registered ones\n"
 "  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
-"  -N, --netns NS      with --show: the sockets of network namespace NS\n"
+"  -N, --netns NS      with --show: the sockets of network namespace NS; with\n"
+"                      --apply: set the default of NS, not this namespace's\n"
 "                      (a name in /run/netns or a path such as /proc/PID/ns/net)\n"
 "  -S, --set NAME      change parameters of a registered algorithm at run time\n"
 "  -e, --events NAME   its decision records as CSV, until ^C or SECONDS passed\n"
@@ -378,15 +379,17 @@ static int cmd_events(const char *pin_dir, int argc, char **argv)
 
 /*
  * --apply [FILE]: tcpca.conf(5).  The sysctl it sets is the default of the
- * network namespace this command runs in (nsenter --net= for another).
+ * network namespace this command runs in, or of NS with --netns: setns()
+ * changes only the network namespace, so bpffs stays in sight (where
+ * `ip netns exec` remounts /sys).
  */
-static int cmd_apply(const char *pin_dir, bool dry_run, int argc, char **argv)
+static int cmd_apply(const char *pin_dir, const char *netns, bool dry_run, int argc, char **argv)
 {
 	if (argc > 1) {
 		err("--apply takes one FILE (default " TCPCA_CONF_PATH ")");
 		return -EINVAL;
 	}
-	if (need_privileges())
+	if (need_privileges() || (netns && enter_netns(netns)))
 		return -EPERM;
 	return tcpca_apply(argc ? argv[0] : TCPCA_CONF_PATH, pin_dir, dry_run);
 }
@@ -448,8 +451,8 @@ int main(int argc, char **argv)
 		err("--name and --allow apply to loading only");
 		return 2;
 	}
-	if (netns && cmd != SHOW) {
-		err("--netns goes with --show");
+	if (netns && cmd != SHOW && cmd != APPLY) {
+		err("--netns goes with --show or --apply");
 		return 2;
 	}
 	if (all && cmd != UNLOAD) {
@@ -470,7 +473,7 @@ int main(int argc, char **argv)
 	case SHOW:   return cmd_show(pin_dir, netns, argc, argv) ? 1 : 0;
 	case SET:    return cmd_set(pin_dir, argc, argv) ? 1 : 0;
 	case EVENTS: return cmd_events(pin_dir, argc, argv) ? 1 : 0;
-	case APPLY:  return cmd_apply(pin_dir, dry_run, argc, argv) ? 1 : 0;
+	case APPLY:  return cmd_apply(pin_dir, netns, dry_run, argc, argv) ? 1 : 0;
 	}
 	return 1;
 }

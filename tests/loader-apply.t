@@ -127,6 +127,25 @@ apply "$DIR/two.conf" in
 is "$out" "nothing to change: the kernel matches $DIR/two.conf" "a second run of it changes nothing"
 is "$(state)" "$after" "... the same registrations"
 
+# --netns NS: the same as running in NS (a dry run first: were it the host's
+# namespace, the default line would be the host's to change)
+apply --netns "$NS" --dry-run "$DIR/two.conf"
+is "$rc $out" "0 nothing to change: the kernel matches $DIR/two.conf" \
+	"--apply --netns $NS compares with $NS's default"
+sed "s/^default .*/default $B/" "$DIR/two.conf" >"$DIR/three.conf"
+apply --netns "$NS" --dry-run "$DIR/three.conf"
+if is "$out" "default $D -> $B
+dry run: 1 change not made" "... a dry run of another default names $NS's"; then
+	apply --netns "$NS" "$DIR/three.conf"
+	is "$rc $out" "0 default $D -> $B" "... and --apply --netns $NS sets it"
+	is "$(ns_default)" "$B" "... in $NS"
+	apply --netns "$NS" "$DIR/two.conf"
+	is "$rc $out" "0 default $B -> $D" "... and back"
+else
+	skip "--apply --netns $NS" "its dry run did not look at $NS"
+fi
+is "$(cat /proc/sys/net/ipv4/tcp_congestion_control)" "$host_default" "... not the host's"
+
 # A bad file: refused whole, with the line, before anything changes.
 # expect_refused DESCRIPTION REGEX [in]: for $DIR/bad.conf
 expect_refused() {
@@ -197,6 +216,11 @@ is "$rc $out" "0 unload $M" "... and an empty file unloads it"
 
 is "$(cat /proc/sys/net/ipv4/tcp_congestion_control)" "$host_default" \
 	"the host's tcp_congestion_control was never changed"
-is "$(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)" "$host_allowed" \
-	"the host's tcp_allowed_congestion_control is as it was"
+# others may register and unload meanwhile: what was allowed and is still
+# there is still allowed, and nothing of this test's is
+lost=$(comm -23 <(tr ' ' '\n' <<<"$host_allowed" | sort) \
+	<(tr ' ' '\n' </proc/sys/net/ipv4/tcp_allowed_congestion_control | sort) |
+	grep -Fxf <(tr ' ' '\n' </proc/sys/net/ipv4/tcp_available_congestion_control))
+ours=$(tr ' ' '\n' </proc/sys/net/ipv4/tcp_allowed_congestion_control | grep "^$RUN_ID")
+is "$lost$ours" "" "the host's tcp_allowed_congestion_control is as it was (was: $host_allowed)"
 done_testing
