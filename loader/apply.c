@@ -127,7 +127,7 @@ static int pinned_map_name(const char *pin_dir, const char *name, char *buf, siz
 	char path[PATH_MAX];
 	int fd, e = 0;
 
-	if ((e = pin_path(path, sizeof(path), pin_dir, name, "ops")) ||
+	if ((e = pin_path(path, sizeof(path), pin_dir, name, PIN_OPS)) ||
 	    (fd = bpf_obj_get(path)) < 0)
 		return e ? e : -errno;
 	if (bpf_obj_get_info_by_fd(fd, &mi, &len))
@@ -182,7 +182,7 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 	}
 	if (!alg || !alg->nparams)
 		return;
-	pin_path(path, sizeof(path), pin_dir, e->name, "params");
+	pin_path(path, sizeof(path), pin_dir, e->name, PIN_PARAMS);
 	if ((r = params_read_pinned(path, old, alg->nparams))) {
 		err("cannot read %s: %s", path, strerror(-r));
 		p->errors++;
@@ -365,7 +365,7 @@ static int execute(const struct change *c, const char *pin_dir)
 			     c->name, o.gap_ns / 1e6);
 		return 0;
 	case SET:
-		pin_path(path, sizeof(path), pin_dir, c->name, "params");
+		pin_path(path, sizeof(path), pin_dir, c->name, PIN_PARAMS);
 		if ((r = params_write_pinned(path, e->values, e->alg->nparams)))
 			err("cannot write %s: %s", path, strerror(-r));
 		return r;
