@@ -20,46 +20,6 @@
 
 enum command { LOAD, REPLACE, UNLOAD, LIST, SHOW, SET, EVENTS, APPLY };
 
-static const char usage[] =
-"Usage: tcpca-load [--name NAME] [--allow] [--pin-dir DIR] [-v] ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
-"       tcpca-load [--pin-dir DIR] --replace NAME ALG|FILE.bpf.o [PARAM=VALUE ...]\n"
-"       tcpca-load [--pin-dir DIR] --unload NAME... | --unload --all\n"
-"       tcpca-load [--pin-dir DIR] --list\n"
-"       tcpca-load [--pin-dir DIR] --show NAME [--netns NS]\n"
-"       tcpca-load [--pin-dir DIR] --set NAME PARAM=VALUE ...\n"
-"       tcpca-load [--pin-dir DIR] --events NAME [SECONDS]\n"
-"       tcpca-load [--pin-dir DIR] --apply [--dry-run] [--netns NS] [FILE]\n"
-"       tcpca-load --help | --version\n"
-"\n"
-"Registers a BPF TCP congestion control so that it outlives this command; it is\n"
-"kept by a link pinned at DIR/NAME/link (Linux 6.4+) or, on older kernels, by its\n"
-"struct_ops map pinned at DIR/NAME/ops, and removed with --unload.\n"
-"\n"
-"  -n, --name NAME     register under NAME (1 to 15 of [A-Za-z0-9_]; bpffs refuses\n"
-"                      dots)\n"
-"                      instead of the algorithm's own name\n"
-"  -a, --allow         non-restricted: any socket may select it and a network\n"
-"                      namespace may make it its default (TCP_CONG_NON_RESTRICTED)\n"
-"  -p, --pin-dir DIR   bpffs directory to pin under (default " TCPCA_DEFAULT_PIN_DIR ")\n"
-"  -r, --replace NAME  swap a new program in under a registered NAME: its access\n"
-"                      and, unless given, its parameters carry over; no gap on\n"
-"                      6.4+ (link), a measured one before (said)\n"
-"  -u, --unload        unregister the NAMEs given, or every one under DIR with --all\n"
-"  -l, --list          embedded algorithms with their parameters, and registered ones\n"
-"  -s, --show NAME     parameters, counters and sockets of a registered algorithm\n"
-"  -N, --netns NS      with --show: the sockets of network namespace NS\n"
-"                      (a name in /run/netns or a path such as /proc/PID/ns/net);\n"
-"                      with --apply: the default it sets is NS's\n"
-"  -S, --set NAME      change parameters of a registered algorithm at run time\n"
-"  -e, --events NAME   its decision records as CSV, until ^C or SECONDS passed\n"
-"      --apply [FILE]  make the registrations under DIR, and this network\n"
-"                      namespace's default, match FILE (default " TCPCA_CONF_PATH ",\n"
-"                      tcpca.conf(5)): registers, replaces, retunes, unloads;\n"
-"                      the whole file is checked first\n"
-"      --dry-run       with --apply: print the changes, make none\n"
-"  -v, --verbose       libbpf's and the verifier's whole output\n"
-"  -h, --help          this text\n"
-"  -V, --version       the version\n";
 
 static int need_privileges(void)
 {
@@ -396,47 +356,29 @@ static int cmd_apply(const char *pin_dir, const char *netns, bool dry_run, int a
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "name", required_argument, NULL, 'n' },
-		{ "allow", no_argument, NULL, 'a' },
-		{ "pin-dir", required_argument, NULL, 'p' },
-		{ "replace", no_argument, NULL, 'r' },
-		{ "unload", no_argument, NULL, 'u' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "show", no_argument, NULL, 's' },
-		{ "set", no_argument, NULL, 'S' },
-		{ "events", no_argument, NULL, 'e' },
-		{ "netns", required_argument, NULL, 'N' },
-		{ "apply", no_argument, NULL, 'P' },
-		{ "dry-run", no_argument, NULL, 'D' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{}
-	};
 	enum command cmd = LOAD;
 	const char *pin_dir = TCPCA_DEFAULT_PIN_DIR, *name = NULL, *netns = NULL;
 	bool allow = false, all = false, dry_run = false;
 	int c, ncmd = 0;
 
-	while ((c = getopt_long(argc, argv, "n:ap:rulsSeN:vhV", opts, NULL)) != -1) {
+	cli_tables();
+	while ((c = getopt_long(argc, argv, cli_short_options, cli_long_options, NULL)) != -1) {
 		switch (c) {
 		case 'n': name = optarg; break;
 		case 'a': allow = true; break;
 		case 'p': pin_dir = optarg; break;
 		case 'r': cmd = REPLACE; ncmd++; break;
 		case 'u': cmd = UNLOAD; ncmd++; break;
-		case 'A': all = true; break;
+		case OPT_ALL: all = true; break;
 		case 'l': cmd = LIST; ncmd++; break;
 		case 's': cmd = SHOW; ncmd++; break;
 		case 'S': cmd = SET; ncmd++; break;
 		case 'e': cmd = EVENTS; ncmd++; break;
 		case 'N': netns = optarg; break;
-		case 'P': cmd = APPLY; ncmd++; break;
-		case 'D': dry_run = true; break;
+		case OPT_APPLY: cmd = APPLY; ncmd++; break;
+		case OPT_DRY_RUN: dry_run = true; break;
 		case 'v': verbose = true; break;
-		case 'h': fputs(usage, stdout); return 0;
+		case 'h': cli_usage(stdout); return 0;
 		case 'V': printf("tcpca-load " TCPCA_VERSION "\n"); return 0;
 		default:
 			fprintf(stderr, "Try 'tcpca-load --help'.\n");

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -34,6 +36,13 @@ struct tcpca_alg {
 extern const struct tcpca_alg tcpca_algs[];
 extern const unsigned int tcpca_nalgs;
 const struct tcpca_alg *alg_find(const char *name);
+
+/* options.c: the command line of options.def */
+enum { OPT_ALL = 256, OPT_APPLY, OPT_DRY_RUN };	/* options with a long name only */
+extern struct option cli_long_options[];
+extern char cli_short_options[];
+void cli_tables(void);
+void cli_usage(FILE *f);
 
 /* names.c: the NAME every command takes, checked once */
 bool valid_ca_name(const char *name);

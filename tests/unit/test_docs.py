@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The documents agree with the loader's tables they are generated from
-(scripts/gen-docs --check), and the generator notices a difference.  TAP."""
+(scripts/gen-docs --check: the pin leaves, the command forms and options),
+and the generator notices a difference.  TAP."""
 import os
 import shutil
 import subprocess
@@ -28,12 +29,13 @@ def check(root):
 
 
 r = check(ROOT)
-ok(r.returncode == 0, "README.md and docs/tcpca-load.8 list the pin leaves of loader/pins.def",
-   r.stdout + r.stderr)
+ok(r.returncode == 0, "README.md and docs/tcpca-load.8 say what loader/pins.def and "
+   "loader/options.def declare", r.stdout + r.stderr)
 
 # a copy whose table gained a leaf: the check must fail and name both documents
 with tempfile.TemporaryDirectory() as tmp:
-    for rel in ("scripts/gen-docs", "loader/pins.def", "README.md", "docs/tcpca-load.8"):
+    for rel in ("scripts/gen-docs", "loader/pins.def", "loader/options.def", "README.md",
+                "docs/tcpca-load.8"):
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), os.path.join(tmp, rel))
     with open(os.path.join(tmp, "loader/pins.def"), "a") as f:
@@ -45,6 +47,14 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "README.md")) as f:
         ok("/sys/fs/bpf/tcpca/NAME/extra" in f.read(), "and writing puts it in the README")
     ok(check(tmp).returncode == 0, "after which the check passes")
+    with open(os.path.join(tmp, "loader/options.def"), "a") as f:
+        f.write('OPTION(\'x\', "extra", no_argument, "", "help", "An {extra} **option**.")\n')
+    r = check(tmp)
+    ok(r.returncode == 1 and "docs/tcpca-load.8" in r.stdout, "so does an option added", r.stdout)
+    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
+    with open(os.path.join(tmp, "docs/tcpca-load.8")) as f:
+        ok("\\fB\\-x\\fR, \\fB\\-\\-extra\\fR\nAn \\fIextra\\fP \\fBoption\\fP." in f.read(),
+           "and the man page gets its paragraph, marked up")
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
