@@ -7,7 +7,8 @@
 # measured the same way on identical links, cut by 1/2 (0.3 for cubic) on
 # every mark: a deep sawtooth, and with K well below the BDP the link idles
 # after each cut.  ECN only in the test's own namespaces.
-. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
 

@@ -23,8 +23,10 @@
 # spends ~5 RTTs = 3 s on its control exchange at 600 ms); windows and
 # delivered bytes (snd_una) come from tcp_probe, per ACK, each flow timed
 # from its own first ACK; Hybla's rho from its iterator.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 120

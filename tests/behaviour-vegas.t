@@ -3,8 +3,10 @@
 # 10 x BDP): it keeps only alpha..beta packets queued, so its RTT stays near
 # the base RTT while it still fills the link; bpf_reno and cubic, measured
 # the same way on identical links, fill the buffer (RTT many times the base).
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 75 iperf3 jq

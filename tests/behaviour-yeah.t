@@ -20,8 +20,10 @@
 # oscillates between 0 and alpha + one RTT's 1% growth (~90 packets, 11 ms),
 # decongesting every ~9 RTTs; 2. as Illinois's AIMD(alpha, 1/8), a window
 # several times Reno's at p = 0.1%; the test asks for 1.5x.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 150 iperf3 jq

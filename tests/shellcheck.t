@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Shellcheck finds nothing in the shell code of scripts/, tests/ and .ci/: an
+# Shellcheck finds nothing in the shell code of scripts/, tests/, .ci/ and the
+# testbed (tools/testbed, tools/linkem/measure-capacity.sh): an
 # exception is a `# shellcheck disable=SCxxxx # why` beside its line, or in
 # .shellcheckrc with its reason.  No root needed.
 # shellcheck source=lib/tap.sh
@@ -8,6 +9,6 @@ command -v shellcheck >/dev/null || skip_all "needs shellcheck (scripts/install-
 cd "$(dirname "$0")/.." || bail_out "no repository"
 plan 1
 
-files=(.ci/run scripts/* tests/*.t tests/lib/*.sh)
+files=(.ci/run scripts/* tests/*.t tests/lib/*.sh tools/testbed/*.sh tools/linkem/measure-capacity.sh)
 out=$(shellcheck -f gcc "${files[@]}" 2>&1)
 is "$out" "" "shellcheck finds nothing in ${#files[@]} files"

@@ -2,13 +2,15 @@
 # What the tests/behaviour-<alg>.t share: their setup, registering the
 # algorithms, one flow alone on a fresh emulated link with its traces, the
 # iterator read from the client namespace, and the search of a tcp_probe
-# trace for a loss in congestion avoidance.  Source it after testbed.sh (it
-# sources testbed.sh, tap.sh and netns.sh itself when they are not loaded).
+# trace for a loss in congestion avoidance.  Source it after tap.sh and
+# tools/testbed/testbed.sh (it sources them itself when they are not loaded).
 # Files a test keeps per run TAG live in TB_DIR: TAG.csv, TAG.json, ...
 
 _bh_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=testbed.sh
-declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
+# shellcheck source=tap.sh
+declare -F ok >/dev/null || . "$_bh_here/tap.sh"
+# shellcheck source=../../tools/testbed/testbed.sh
+declare -F tb_link >/dev/null || . "$_bh_here/../../tools/testbed/testbed.sh"
 
 # bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Runs it a
 # second time if the first fails (retry_once: its bounds are on timing and

@@ -15,13 +15,13 @@
 # In LINK OPTIONS, {P0} and {P1} become the server ports of flows 0 and 1
 # (for --port-delay).  Run by tools/bench/run under timeout(1); everything
 # this creates (namespaces, linkem, iperf3, the tracefs instance) is torn
-# down by testbed.sh's on_exit list on every exit path, signals included.
+# down by tools/testbed's on_exit list on every exit path, signals included.
 set -u
 out=$1 kind=$2 secs=$3 port_base=$4 linkopts=$5 ca0=$6 ca1=${7:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 
-. "$root/tests/lib/testbed.sh"
+. "$root/tools/testbed/testbed.sh"
 . "$here/accounting.sh"
 
 mkdir -p "$out" || exit 1
