@@ -193,6 +193,6 @@ bh_losses() {
 # bh_ratios TAG: ssthresh / cwnd of each record of bh_losses TAG, a line each.
 bh_ratios() { awk '$1 > 0 { printf "%.3f\n", $2 / $1 }' "$TB_DIR/$1.loss"; }
 
-# bh_median: the median of the numbers on stdin (the upper one of an even
-# count), "none" without any.
-bh_median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
+# bh_median: the median of the numbers on stdin (tb_pct's p50: the mean of
+# the middle two of an even count), "none" without any.
+bh_median() { tb_pct 0.5 | awk '{ print $2 }'; }

@@ -29,7 +29,7 @@ TB_TRACEFS=/sys/kernel/tracing
 TB_PROBE_INSTANCE="$TB_TRACEFS/instances/tcpca-$RUN_ID"
 
 declare -A TB_LINK_PID TB_LINK_STATS TB_LINK_ERR TB_FLOW_PID TB_FLOW_JSON TB_FLOW_START
-declare -A TB_LINK_UP	# CLIENT -> $EPOCHREALTIME when its link came up (tb_link_mono)
+declare -A TB_LINK_UP	# CLIENT -> $EPOCHREALTIME when tb_link saw its link come up
 TB_SERVER_PIDS=()
 
 # _tb_say MESSAGE: tell the caller why something failed, on stderr
@@ -43,9 +43,11 @@ tb_dir() {
 	[ -n "${TB_KEEP:-}" ] || on_exit "rm -rf '$TB_DIR'"
 }
 
-# Build linkem and lkping when they are missing (a `make clean` elsewhere).
+# Build linkem and lkping when they are missing (a `make clean` elsewhere)
+# or older than their sources (a binary without what this file reads).
 tb_build() {
-	[ -x "$LINKEM" ] && [ -x "$LKPING" ] && return 0
+	[ -x "$LINKEM" ] && [ -x "$LKPING" ] && make -q -C "$TCPCA_ROOT/tools/linkem" 2>/dev/null &&
+		return 0
 	make -s -C "$TCPCA_ROOT/tools/linkem" >&2
 }
 
@@ -86,6 +88,7 @@ tb_link() {
 	on_exit "tb_link_stop '$c'"
 	# EOF instead of "ready" means linkem exited during setup
 	read -r -t 10 line <"$fifo"
+	# shellcheck disable=SC2034 # for the callers: wall-clock time, as iperf3's
 	TB_LINK_UP[$c]=$EPOCHREALTIME	# a builtin: costs nothing
 	rm -f "$fifo"
 	if [ "$line" != ready ]; then
@@ -96,13 +99,12 @@ tb_link() {
 }
 
 # tb_link_mono CLIENT: the time CLIENT's link came up, which is when
-# linkem's clock for --event and --trace starts (to within the read of its
-# "ready"), in seconds of CLOCK_MONOTONIC: the clock of the time_s column
-# of tb_probe_stop's CSV.  tb_link notes the wall-clock time; this converts
-# it with the current offset between the two clocks.
+# linkem's clock for --event and --trace starts, in seconds of
+# CLOCK_MONOTONIC: the clock of the time_s column of tb_probe_stop's CSV.
+# linkem's own epoch, from its stats (a snapshot if it has written none yet).
 tb_link_mono() {
-	python3 -c 'import sys, time
-print("%.6f" % (float(sys.argv[1]) + time.monotonic() - time.time()))' "${TB_LINK_UP[$1]/,/.}"
+	[ -s "${TB_LINK_STATS[$1]}" ] || tb_link_snapshot "$1" || return 1
+	jq -r '.epoch_mono_s' "${TB_LINK_STATS[$1]}" | awk '{ printf "%.6f\n", $1 }'
 }
 
 # tb_link_stop CLIENT: SIGTERM linkem and wait, so its stats file is final.
@@ -186,6 +188,11 @@ tb_ping() {
 	timeout $((n * ${i%.*} + 30)) ip netns exec "$TB_CLIENT_NS" \
 		"$LKPING" -c "$n" -i "$i" "$@" "$SERVER_IP"
 }
+
+# tb_pct Q...: of the numbers on stdin (one per line, any order), "N P..."
+# with N their count and then each Q's percentile (pct.awk: the project's
+# one definition), or "0 none..." when there are none
+tb_pct() { sort -g | awk -v qs="$*" -f "$_tb_here/pct.awk"; }
 
 # kv KEY LINE: the value of KEY in a key=value line.
 kv() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
@@ -315,8 +322,10 @@ _tb_probe_remove() {
 }
 
 # tb_probe_stop CSV: stop tracing and write
-#   time_s,src,dst,sport,dport,cwnd,ssthresh,srtt_us,snd_wnd,data_len
-# one row per tcp_probe event (about one per ACK), time_s on CLOCK_MONOTONIC.
+#   time_s,src,dst,sport,dport,cwnd,ssthresh,srtt_us,snd_wnd,data_len,snd_una
+# one row per tcp_probe event (about one per ACK), time_s on CLOCK_MONOTONIC,
+# snd_una as the kernel's 32-bit sequence number (tcpprobe.py, the one reader
+# of tcp_probe lines, writes it).
 # The tracepoint's ssthresh is tcp_current_ssthresh(), not tp->snd_ssthresh:
 # outside recovery (i.e. outside CA_Recovery and CA_CWR) it is
 # max(ssthresh, 3/4 cwnd), so it creeps up with cwnd and a change in it is not
@@ -328,18 +337,5 @@ tb_probe_stop() {
 	sleep 0.2	# let the reader drain what is buffered
 	kill "$TB_PROBE_PID" 2>/dev/null
 	wait "$TB_PROBE_PID" 2>/dev/null
-	awk 'BEGIN { OFS = ","; print "time_s,src,dst,sport,dport,cwnd,ssthresh,srtt_us,snd_wnd,data_len" }
-	/tcp_probe:/ {
-		for (i = 1; i <= NF; i++) {
-			if ($i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1)
-			split($i, kv, "=")
-			v[kv[1]] = kv[2]
-		}
-		print t, addr(v["src"]), addr(v["dest"]), port(v["src"]), port(v["dest"]),
-		      v["snd_cwnd"], v["ssthresh"], v["srtt"], v["snd_wnd"], v["data_len"]
-	}
-	# 198.18.0.1:5201 or, from iperf3'"'"'s dual-stack sockets, [::ffff:198.18.0.1]:5201
-	function port(a) { sub(/.*:/, "", a); return a }
-	function addr(a) { sub(/:[0-9]+$/, "", a); gsub(/[][]/, "", a); sub(/^::ffff:/, "", a); return a }
-	' "$dir/probe.raw" >"$1"
+	python3 "$_tb_here/tcpprobe.py" "$dir/probe.raw" >"$1"
 }

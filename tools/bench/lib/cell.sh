@@ -37,7 +37,8 @@ linkopts=${linkopts//\{P1\}/$p1}
 cpu_line() { sed -n 's/^cpu  *//p' /proc/stat; }
 
 # Stop tcp_probe without testbed's CSV conversion: reduce.py reads the raw
-# lines (it needs snd_una and sock_cookie, which the CSV drops).
+# lines through the same reader (tools/testbed/tcpprobe.py), as it needs
+# sock_cookie, which the CSV drops.
 probe_stop() {
 	echo 0 >"$TB_PROBE_INSTANCE/events/tcp/tcp_probe/enable"
 	sleep 0.2
@@ -60,6 +61,7 @@ probe_stop() {
 if [ "$kind" = veth ]; then
 	TB_CLIENT_NS=$(tb_ns c) TB_SERVER_NS=$(tb_ns s)
 	veth_pair "$TB_CLIENT_NS" "$TB_SERVER_NS" || { echo "veth_pair failed" >&2; exit 1; }
+	# shellcheck disable=SC2317 # called through tb_wait_for
 	carrier() { ip -n "$1" link show veth0 | grep -q LOWER_UP; }
 	tb_wait_for 5 carrier "$TB_CLIENT_NS" && tb_wait_for 5 carrier "$TB_SERVER_NS" ||
 		{ echo "veth pair has no carrier" >&2; exit 1; }

@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import hookcost
+import linkem_trace
 import paired
 
 INF = float("inf")
@@ -56,28 +57,9 @@ def load_jsonl(path):
 
 
 def trace_capacity_mbit(path, seconds=None):
-    """Mahimahi: one 1500-byte opportunity per line, timestamps in ms, the
-    trace looping with period = its last timestamp.  The mean rate over the
-    first SECONDS (what a flow starting with the link meets), or over the
-    whole trace."""
-    stamps = []
-    try:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if line and not line.startswith("#"):	# as linkem reads it
-                    stamps.append(int(line))
-    except (OSError, ValueError):
-        return None
-    if not stamps or stamps[-1] <= 0:
-        return None
-    period = stamps[-1]
-    if not seconds:
-        return len(stamps) * 1500 * 8 / (period / 1000.0) / 1e6
-    horizon = seconds * 1000.0
-    loops, rest = divmod(horizon, period)
-    n = loops * len(stamps) + sum(1 for t in stamps if t <= rest)
-    return n * 1500 * 8 / seconds / 1e6
+    """The trace's mean rate over the first SECONDS (what a flow starting
+    with the link meets), or over the whole trace: linkem's own reading."""
+    return linkem_trace.capacity_mbit(path, seconds)
 
 
 def capacity(sc):
