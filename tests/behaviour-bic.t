@@ -3,8 +3,10 @@
 # in congestion avoidance it backs off to ~0.8 W and regains 90% of its
 # pre-loss window many times sooner than bpf_reno under the same loss,
 # measured side by side on identical links with a scheduled drop.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq

@@ -7,7 +7,8 @@
 # measured the same way on identical links, cut by 1/2 (0.3 for cubic) on
 # every mark: a deep sawtooth, and with K well below the BDP the link idles
 # after each cut.  ECN only in the test's own namespaces.
-. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
 
@@ -53,13 +54,8 @@ sawtooth() {
 	awk -F, -v me="$CLIENT_IP" -v sport="$sport" -v skip=$SKIP_S '
 	NR == 1 || $2 != me || $4 != sport { next }
 	t0 == "" { t0 = $1 }
-	$1 - t0 >= skip { print $6 }' "$csv" | sort -n | awk '
-	{ c[NR] = $1 }
-	END {
-		if (NR < 20) { print "none"; exit }
-		lo = c[int(NR * 0.05) + 1]; hi = c[int(NR * 0.95) + 1]
-		printf "%.2f %d %d\n", lo / hi, lo, hi
-	}'
+	$1 - t0 >= skip { print $6 }' "$csv" | tb_pct 0.05 0.95 |
+		awk '$1 < 20 { print "none"; exit } { printf "%.2f %d %d\n", $2 / $3, $2, $3 }'
 }
 
 run "$DCTCP" dctcp || bail_out "dctcp flow failed"

@@ -11,8 +11,10 @@
 # ACK, and the overflow that follows slow start often comes before any such
 # ACK, so that loss still halves (b = 0.5, row 0) -- the drop comes seconds
 # later, in steady congestion avoidance.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq

@@ -6,8 +6,10 @@
 # 0.5 when its bandwidth switch fires), and from one second after the loss
 # its increase grows as 1 + 10 (D - 1) + ((D - 1)/2)^2 per RTT: it regains
 # the lost window within seconds, where Reno adds one segment per RTT.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq

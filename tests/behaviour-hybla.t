@@ -23,8 +23,10 @@
 # spends ~5 RTTs = 3 s on its control exchange at 600 ms); windows and
 # delivered bytes (snd_una) come from tcp_probe, per ACK, each flow timed
 # from its own first ACK; Hybla's rho from its iterator.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 120
@@ -99,29 +101,17 @@ hybla_state() {
 	echo "$st"
 }
 
-# trace INDEX: the sender of flow INDEX, one line per ACK from tcp_probe:
-# "t cwnd ssthresh delivered" (t in s from its first ACK, delivered in bytes
-# from snd_una).  tcp_probe's ssthresh is tcp_current_ssthresh(): at least
-# 3/4 cwnd outside recovery, so losses are found as drops of cwnd instead.
+# trace INDEX: the sender of flow INDEX, one line per ACK from tcp_probe
+# (tb_probe_stop's CSV): "t cwnd ssthresh delivered" (t in s from its first
+# ACK, delivered in bytes from snd_una).  tcp_probe's ssthresh is
+# tcp_current_ssthresh(): at least 3/4 cwnd outside recovery, so losses are
+# found as drops of cwnd instead.
 trace() {
-	awk -v p="$(tb_port "$1")" '
-	function hex(s,   i, n) {
-		n = 0; s = tolower(substr(s, 3))
-		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return n
-	}
-	/tcp_probe:/ && index($0, ":" p " ") {
-		t = ""
-		for (i = 1; i <= NF; i++) {
-			if (t == "" && $i ~ /^[0-9]+\.[0-9]+:$/) t = substr($i, 1, length($i) - 1)
-			split($i, kv, "="); v[kv[1]] = kv[2]
-		}
-		if (v["dest"] !~ ":" p "$") next		# the receiver side
-		una = hex(v["snd_una"])
-		if (t0 == "") { t0 = t; u0 = una }
-		d = una - u0; if (d < 0) d += 4294967296
-		printf "%.4f %d %d %d\n", t - t0, v["snd_cwnd"], v["ssthresh"], d
-	}' "$TB_DIR/probe.raw"
+	awk -F, -v p="$(tb_port "$1")" 'NR > 1 && $5 == p {	# the sender: ACKs to its port
+		if (t0 == "") { t0 = $1; u0 = $11 }
+		d = $11 - u0; if (d < 0) d += 4294967296
+		printf "%.4f %d %d %d\n", $1 - t0, $6, $7, d
+	}' "$TB_DIR/probe.csv"
 }
 
 # cwnd_max INDEX T: the largest window in the first T seconds

@@ -18,7 +18,8 @@
 # a full buffer and its recovery), and bpf_reno meets only 10-20 random
 # losses in a flow, so one run's count moves its goodput by a third
 # (measured 1.93x to 3.6x over runs; 2x failed once on a quiet machine).
-. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
 

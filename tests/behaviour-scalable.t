@@ -18,8 +18,10 @@
 # (blackout or overflow: the same rule applies to both).  The next overflow
 # cannot come first: it needs the window back above the one that
 # overflowed, beyond the 98.75% measured.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq

@@ -3,8 +3,10 @@
 # 10 x BDP): it keeps only alpha..beta packets queued, so its RTT stays near
 # the base RTT while it still fills the link; bpf_reno and cubic, measured
 # the same way on identical links, fill the buffer (RTT many times the base).
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 75 iperf3 jq
@@ -40,16 +42,9 @@ rtt() {
 	NR == 1 || $2 != me || $4 != sport { next }
 	t0 == "" { t0 = $1 }
 	$1 - t0 >= skip { print $8 / 1000, $6 }' "$csv" >"$TB_DIR/$1.rtt"
-	# percentiles without gawk: sort, then pick by rank
-	paste -d' ' <(cut -d' ' -f1 "$TB_DIR/$1.rtt" | sort -g) \
-		<(cut -d' ' -f2 "$TB_DIR/$1.rtt" | sort -g) | awk '
-	{ r[NR] = $1; c[NR] = $2 }
-	END {
-		if (!NR) { print "n=0"; exit }
-		m = int(NR * 0.5) + 1; h = int(NR * 0.95) + 1
-		if (h > NR) h = NR
-		printf "p50=%.1f p95=%.1f cwnd50=%d n=%d\n", r[m], r[h], c[m], NR
-	}'
+	paste -d' ' <(cut -d' ' -f1 "$TB_DIR/$1.rtt" | tb_pct 0.5 0.95) \
+		<(cut -d' ' -f2 "$TB_DIR/$1.rtt" | tb_pct 0.5) |
+		awk '$1 == 0 { print "n=0"; exit } { printf "p50=%.1f p95=%.1f cwnd50=%d n=%d\n", $2, $3, $5, $1 }'
 }
 
 # qdelay P50_MS: queueing delay above the base RTT, or "none" without a sample

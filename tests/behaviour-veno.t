@@ -12,7 +12,8 @@
 # How much more than Reno: AIMD(1, 1/5) against AIMD(1, 1/2) gives a mean
 # window 1.66x larger at p = 1% (tests/unit/test_veno.c); recovery and
 # timeouts take part of it, so the test asks for 1.2x.
-. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
 

@@ -12,8 +12,10 @@
 # because BWE is the rate the flow itself achieved, recovery included (the
 # stack still reduces towards cwnd / 2 during recovery, with PRR): after each
 # loss cwnd restarts from ~0.8 of its value, not from the link's BDP.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 75 iperf3 jq

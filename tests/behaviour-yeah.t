@@ -20,8 +20,10 @@
 # oscillates between 0 and alpha + one RTT's 1% growth (~90 packets, 11 ms),
 # decongesting every ~9 RTTs; 2. as Illinois's AIMD(alpha, 1/8), a window
 # several times Reno's at p = 0.1%; the test asks for 1.5x.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 150 iperf3 jq
@@ -65,9 +67,8 @@ srtt() {
 	sport=$(awk -F, -v me="$CLIENT_IP" 'NR > 1 && $2 == me { print $4 }' "$csv" |
 		sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 	awk -F, -v me="$CLIENT_IP" -v sport="$sport" -v from="$(tb_link_mono "c$1" | awk -v s="$2" '{ print $1 + s }')" \
-		'NR > 1 && $2 == me && $4 == sport && $1 >= from { print $8 / 1000 }' "$csv" | sort -g |
-		awk '{ v[NR] = $1 } END { if (!NR) { print "none none 0"; exit }
-			h = int(NR * 0.95) + 1; if (h > NR) h = NR; print v[int(NR / 2) + 1], v[h], NR }'
+		'NR > 1 && $2 == me && $4 == sport && $1 >= from { print $8 / 1000 }' "$csv" |
+		tb_pct 0.5 0.95 | awk '{ print $2, $3, $1 }'
 }
 qdrops() { tb_stat "c$1" '.up.drops.queue'; }
 

@@ -6,8 +6,8 @@
 # there) and by map update (what it picks before 6.4; still accepted later).
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root

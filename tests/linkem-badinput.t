@@ -2,10 +2,10 @@
 # Bad input: one clear line on stderr, a non-zero exit, nothing left behind.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 time_limit 30
 plan 20

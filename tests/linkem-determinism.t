@@ -2,10 +2,10 @@
 # Same seed, same drops; another seed, other drops.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 time_limit 40
 plan 3

@@ -5,8 +5,8 @@
 # marked and fills the droptail queue as before.
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-. "$(dirname "$0")/lib/netns.sh"
-. "$(dirname "$0")/lib/testbed.sh"
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
 command -v jq >/dev/null || skip_all "needs jq"

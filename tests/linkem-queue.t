@@ -3,10 +3,10 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
 time_limit 40

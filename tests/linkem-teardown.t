@@ -3,10 +3,10 @@
 # after linkem itself is killed.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
 time_limit 40
@@ -14,11 +14,12 @@ plan 8
 
 tb_dir
 lib=$(cd "$(dirname "$0")/lib" && pwd)
+testbed=$(cd "$(dirname "$0")/../tools/testbed" && pwd)
 
 # a child test that builds a link, starts a flow and a probe, then waits
 # to be killed; it prints its RUN_ID and linkem's PID first
 cat >"$TB_DIR/child.sh" <<CHILD
-. "$lib/tap.sh"; . "$lib/netns.sh"; . "$lib/testbed.sh"
+. "$lib/tap.sh"; . "$testbed/netns.sh"; . "$testbed/testbed.sh"
 tb_link c s --rate 50mbit --delay 5ms || exit 1
 tb_probe_start 0
 tb_flow 0 20

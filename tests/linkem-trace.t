@@ -4,10 +4,10 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 command -v iperf3 >/dev/null || skip_all "needs iperf3"
 TRACE=${TCPCA_TRACES:-$TCPCA_ROOT/tools/traces}/TMobile-LTE-short.down
@@ -32,7 +32,9 @@ tb_link_stop c
 
 # compare the window 1.0 s .. 2.5 s, when the queue is surely backlogged
 got=$(awk '$2 == "-" && $1 >= 1000 && $1 < 2500 { b += $3 } END { print b }' "$TB_DIR/down")
-want=$(awk '$1 >= 1000 && $1 < 2500 { n++ } END { print n * 1500 }' "$TRACE")
+# the trace's opportunities in [1000, 2500) ms, counted by linkem's own reader
+opps() { "$LINKEM" --trace-info "$TRACE" --duration "$1" | jq .window_opportunities; }
+want=$(( ($(opps 2499ms) - $(opps 999ms)) * 1500 ))
 diag "delivered $got bytes in 1.0-2.5 s; the trace offers $want"
 r=$(awk -v g="$got" -v w="$want" 'BEGIN { print g / w }')
 cmp_or_skip "$why" "$r" '>' 0.99 "delivered rate matches the trace within 1% ($r)"

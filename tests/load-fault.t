@@ -7,8 +7,10 @@
 # Every stream must arrive intact and every socket keep its algorithm to
 # the end (a socket holds its ops until it closes); afterwards nothing of
 # it is registered or pinned.  Counts and times are reported.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root

@@ -3,8 +3,8 @@
 # exit, and nothing registered or pinned afterwards.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 need_root
 time_limit 120
 use_test_pin_dir

@@ -3,8 +3,8 @@
 # counters move, and unloading it mid-transfer breaks nothing.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root

@@ -7,8 +7,8 @@
 # Then every way a replace can be refused leaves the registration as it was.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root

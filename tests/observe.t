@@ -8,12 +8,12 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 time_limit 300
 use_test_pin_dir

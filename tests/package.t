@@ -9,8 +9,8 @@
 # lintian takes 10 s).
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=lib/netns.sh
-. "$(dirname "$0")/lib/netns.sh"
+# shellcheck source=../tools/testbed/netns.sh
+. "$(dirname "$0")/../tools/testbed/netns.sh"
 for t in dpkg-buildpackage dh fakeroot lintian dpkg-checkbuilddeps git; do
 	command -v "$t" >/dev/null || skip_all "needs $t (scripts/install-deps)"
 done

@@ -2,13 +2,15 @@
 # What the tests/behaviour-<alg>.t share: their setup, registering the
 # algorithms, one flow alone on a fresh emulated link with its traces, the
 # iterator read from the client namespace, and the search of a tcp_probe
-# trace for a loss in congestion avoidance.  Source it after testbed.sh (it
-# sources testbed.sh, tap.sh and netns.sh itself when they are not loaded).
+# trace for a loss in congestion avoidance.  Source it after tap.sh and
+# tools/testbed/testbed.sh (it sources them itself when they are not loaded).
 # Files a test keeps per run TAG live in TB_DIR: TAG.csv, TAG.json, ...
 
 _bh_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=testbed.sh
-declare -F tb_link >/dev/null || . "$_bh_here/testbed.sh"
+# shellcheck source=tap.sh
+declare -F ok >/dev/null || . "$_bh_here/tap.sh"
+# shellcheck source=../../tools/testbed/testbed.sh
+declare -F tb_link >/dev/null || . "$_bh_here/../../tools/testbed/testbed.sh"
 
 # bh_setup SECONDS [COMMAND...]: the start of a behaviour test.  Runs it a
 # second time if the first fails (retry_once: its bounds are on timing and
@@ -191,6 +193,6 @@ bh_losses() {
 # bh_ratios TAG: ssthresh / cwnd of each record of bh_losses TAG, a line each.
 bh_ratios() { awk '$1 > 0 { printf "%.3f\n", $2 / $1 }' "$TB_DIR/$1.loss"; }
 
-# bh_median: the median of the numbers on stdin (the upper one of an even
-# count), "none" without any.
-bh_median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int(NR / 2) + 1]; else print "none" }'; }
+# bh_median: the median of the numbers on stdin (tb_pct's p50: the mean of
+# the middle two of an even count), "none" without any.
+bh_median() { tb_pct 0.5 | awk '{ print $2 }'; }

@@ -2,6 +2,8 @@
 # TAP helpers for the shell tests run by prove(1).
 # Source it, call plan N (or done_testing at the end), then ok/is/like.
 # Every test also gets a hard time limit so a hung flow can never stall CI.
+# The testbed (namespaces, linkem, flows, the exit list) is not here: it is
+# tools/testbed's, which the tests source beside this.
 
 _tap_n=0
 _tap_failed=0
@@ -61,6 +63,7 @@ cmp_or_skip() {
 
 diag() { printf '# %s\n' "$*" >&2; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+need_root() { [ "$(id -u)" -eq 0 ] || skip_all "needs root"; }
 # Ends this test file as failed.  Not TAP's "Bail out!", which stops prove
 # itself: one file's broken set-up must not hide the results of the rest.
 bail_out() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - cannot go on: $*"; exit 255; }
@@ -86,6 +89,19 @@ time_limit() {
 	  kill -TERM "$self" ) &
 	_tap_watchdog=$!
 	disown "$_tap_watchdog" 2>/dev/null || true
+	# with tools/testbed's exit list, stopped after the cleanups (they are
+	# within the limit too)
+	! declare -F on_exit_last >/dev/null || on_exit_last _tap_watchdog_stop
+}
+
+# the watchdog first, then its sleep
+_tap_watchdog_stop() {
+	local sleeper
+	[ -n "${_tap_watchdog:-}" ] || return 0
+	sleeper=$(pgrep -P "$_tap_watchdog")
+	# shellcheck disable=SC2086 # no sleeper, or one PID
+	kill "$_tap_watchdog" $sleeper 2>/dev/null
+	return 0
 }
 
 # retry_once [ARGS]: for a test whose bounds depend on how busy the machine

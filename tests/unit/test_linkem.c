@@ -125,6 +125,11 @@ static void test_trace(void)
 	is_u(trace_first_at_or_after(&t, 10 * NSEC_PER_MSEC + 1), 4, "past one loop: the next loop's first (11 ms)");
 	/* 4 x 1500 bytes each 10 ms: 4.8 Mbit/s */
 	ok(fabs(trace_mean_bps(&t) - 4.8e6) < 1, "mean rate 4.8 Mbit/s (%.0f)", trace_mean_bps(&t));
+	/* --trace-info's window: what a flow starting with the link meets */
+	is_u(trace_opportunities_by(&t, 0), 0, "none by 0 ms");
+	is_u(trace_opportunities_by(&t, 5 * NSEC_PER_MSEC), 3, "3 by 5 ms (both at 5 ms count)");
+	is_u(trace_opportunities_by(&t, 10 * NSEC_PER_MSEC), 4, "4 by the end of the loop");
+	is_u(trace_opportunities_by(&t, 15 * NSEC_PER_MSEC), 7, "7 by 15 ms: the second loop's 11, 15, 15");
 	free(t.ms);
 	ok(load(&t, "5\n3\n") < 0, "a decreasing timestamp is refused");
 	ok(load(&t, "5\nfive\n") < 0, "a word is refused");
@@ -139,7 +144,7 @@ static void test_hist(void)
 
 	for (i = 0; i < 1000; i++)
 		hist_add(&h, i);
-	is_u(hist_quantile(&h, 0.5), 499, "exact below 1024: p50 of 0..999 is 499, the lower median");
+	is_u(hist_quantile(&h, 0.5), 499, "exact below 1024: p50 of 0..999 is 499.5, 499 in whole ns");
 	is_u(hist_quantile(&h, 0.0), 0, "p0 is the least");
 	is_u(h.max, 999, "max 999");
 	memset(&h, 0, sizeof(h));

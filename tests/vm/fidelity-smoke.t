@@ -7,7 +7,7 @@
 # deterministic scenario repeats itself closely enough that a FAIL means a
 # difference (docs/fidelity.md: tolerance).  Run with: prove tests/vm/
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/../lib/netns.sh"
+. "$(dirname "$0")/../../tools/testbed/netns.sh"
 need_root
 for c in python3 gnuplot iperf3; do command -v "$c" >/dev/null || skip_all "needs $c"; done
 [ -x "$TCPCA_LOAD" ] || bail_out "build tcpca-load first (make)"

@@ -4,6 +4,7 @@
  * per power of two.  Fixed size, so recording a packet never allocates.
  */
 #include "linkem.h"
+#include "pct.h"
 
 #define SUB_BITS	__builtin_ctz(HIST_SUB)
 
@@ -40,18 +41,16 @@ void hist_add(struct hist *h, u64 v)
 		h->max = v;
 }
 
-/* Midpoint of the bucket holding quantile q; 0 when empty. */
-u64 hist_quantile(const struct hist *h, double q)
+/* The k-th smallest value recorded (from 0), as its bucket's midpoint. */
+static double hist_value(const void *ctx, u64 k)
 {
-	u64 rank, seen = 0;
+	const struct hist *h = ctx;
+	u64 seen = 0;
 	u32 b;
 
-	if (!h->count)
-		return 0;
-	rank = (u64)(q * (double)(h->count - 1)) + 1;
 	for (b = 0; b < HIST_BUCKETS; b++) {
 		seen += h->b[b];
-		if (seen >= rank) {
+		if (seen > k) {
 			u64 lo = bucket_low(b), hi = bucket_low(b + 1);
 			u64 mid = lo + (hi - lo) / 2;
 
@@ -59,4 +58,10 @@ u64 hist_quantile(const struct hist *h, double q)
 		}
 	}
 	return h->max;
+}
+
+/* Quantile q by the project's rule (pct.h), in whole ns; 0 when empty. */
+u64 hist_quantile(const struct hist *h, double q)
+{
+	return pct_ranked(q, h->count, hist_value, h);
 }

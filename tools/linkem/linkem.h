@@ -84,6 +84,8 @@ int trace_load(struct trace *t, const char *path);
 u64 trace_opportunity_ns(const struct trace *t, u64 idx);
 u64 trace_first_at_or_after(const struct trace *t, u64 t_ns);
 double trace_mean_bps(const struct trace *t);
+u64 trace_opportunities_by(const struct trace *t, u64 t_ns);
+int trace_info(const char *path, u64 window_ns, FILE *f);
 
 /* --- log-linear histogram of nanosecond values (~0.1% resolution) --- */
 #define HIST_SUB	1024
@@ -151,6 +153,7 @@ struct conf {
 	int threads;			/* 2: one per direction; 1: one for both */
 	u32 pool;			/* packet slots per direction */
 	int txqlen;
+	const char *trace_info;		/* --trace-info: report, do not run */
 	struct dir_conf d[NDIR];
 };
 

@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "pct.h"
 
 #define MAX_COUNT 65536		/* one echo per 16-bit sequence number */
 
@@ -141,6 +142,11 @@ static void wait_until(int sk, uint64_t deadline, int until_all)
 	}
 }
 
+static double sorted_value(const void *ctx, uint64_t k)
+{
+	return ((const uint64_t *)ctx)[k];
+}
+
 static void summary(void)
 {
 	uint64_t *v = calloc(count, sizeof(*v));
@@ -162,8 +168,8 @@ static void summary(void)
 	       1.0 - (double)received / count);
 	if (n)
 		printf(" rtt_min_ms=%.3f rtt_p50_ms=%.3f rtt_avg_ms=%.3f rtt_p99_ms=%.3f rtt_max_ms=%.3f",
-		       v[0] / 1e6, v[n / 2] / 1e6, sum / n / 1e6,
-		       v[(n - 1) * 99 / 100] / 1e6, v[n - 1] / 1e6);
+		       v[0] / 1e6, pct_ranked(0.5, n, sorted_value, v) / 1e6, sum / n / 1e6,
+		       pct_ranked(0.99, n, sorted_value, v) / 1e6, v[n - 1] / 1e6);
 	printf("\n");
 	free(v);
 }

@@ -49,7 +49,12 @@ void usage(FILE *f)
 "  --spin TIME          busy-poll this close to a deadline (default 50us)\n"
 "  --pool N             packet slots per direction (default 65536)\n"
 "  --threads 1|2        one thread per direction (default 2), or one for both\n"
-"  --txqlen N           TUN transmit queue length (default 1000)\n", f);
+"  --txqlen N           TUN transmit queue length (default 1000)\n"
+"\n"
+"linkem --trace-info FILE [--duration TIME]: FILE's capacity as one line of\n"
+"JSON: opportunities, period_s, mean_bps over the whole trace, and with\n"
+"--duration window_s, window_opportunities, window_bps over its first TIME\n"
+"(loops included); no root needed.\n", f);
 }
 
 static int open_devices(struct conf *c, int fd[NDIR])
@@ -176,6 +181,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	rc = parse_args(&c, argc, argv);
+	if (rc == 2)
+		return trace_info(c.trace_info, c.duration_ns, stdout) ? 2 : 0;
 	if (rc)
 		return rc > 0 ? 0 : 2;
 	if (geteuid() != 0) {

@@ -7,9 +7,9 @@
 # delay is the flow's doing, not an emulator error, so it is not counted).
 # linkem_cores: linkem's CPU time (both threads) / the step's wall time.
 #   usage: [LINKEM_CPU=N] tools/linkem/measure-capacity.sh [RATE_MBIT...]
-. "$(dirname "$0")/../../tests/lib/tap.sh"
-. "$(dirname "$0")/../../tests/lib/netns.sh"
-. "$(dirname "$0")/../../tests/lib/testbed.sh"
+case ${1:-} in -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+# shellcheck source=../testbed/testbed.sh
+. "$(dirname "$0")/../testbed/testbed.sh"
 [ "$(id -u)" -eq 0 ] || { echo "measure-capacity: needs root" >&2; exit 1; }
 # utime + stime of a process, in clock ticks
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

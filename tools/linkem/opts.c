@@ -235,6 +235,7 @@ static const struct {
 enum global_opt {
 	G_SEED = 1000, G_MTU, G_DEVA, G_DEVB, G_ADDRA, G_ADDRB, G_STATS,
 	G_PIDFILE, G_READY, G_DURATION, G_SPIN, G_POOL, G_TXQLEN, G_THREADS, G_HELP,
+	G_TRACE_INFO,
 };
 
 static const struct option global_opts[] = {
@@ -245,7 +246,7 @@ static const struct option global_opts[] = {
 	{ "ready-fd", 1, NULL, G_READY }, { "duration", 1, NULL, G_DURATION },
 	{ "spin", 1, NULL, G_SPIN }, { "pool", 1, NULL, G_POOL },
 	{ "txqlen", 1, NULL, G_TXQLEN }, { "threads", 1, NULL, G_THREADS },
-	{ "help", 0, NULL, G_HELP },
+	{ "help", 0, NULL, G_HELP }, { "trace-info", 1, NULL, G_TRACE_INFO },
 };
 
 #define NGLOBAL (sizeof(global_opts) / sizeof(global_opts[0]))
@@ -414,6 +415,9 @@ static int apply_global_opt(struct conf *c, int opt, const char *arg)
 			return -1;
 		c->txqlen = v;
 		return 0;
+	case G_TRACE_INFO:
+		c->trace_info = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -449,7 +453,7 @@ static void conf_defaults(struct conf *c)
 	c->threads = 2;
 }
 
-/* 0: run; 1: --help printed; -1: error already reported */
+/* 0: run; 1: --help printed; 2: --trace-info asked; -1: error already reported */
 int parse_args(struct conf *c, int argc, char **argv)
 {
 	struct option *o = build_options();
@@ -469,6 +473,13 @@ int parse_args(struct conf *c, int argc, char **argv)
 		}
 		if (apply_opt(c, val, optarg, o[idx].name))
 			return -1;
+	}
+	if (c->trace_info) {
+		if (argc - optind) {
+			fprintf(stderr, "linkem: --trace-info takes no namespaces (try --help)\n");
+			return -1;
+		}
+		return 2;
 	}
 	if (argc - optind != 2) {
 		fprintf(stderr, "linkem: need exactly two namespaces, A and B (try --help)\n");

@@ -48,10 +48,27 @@ static void print_dir(FILE *f, const struct dir *d)
 	fputc('}', f);
 }
 
+/*
+ * The epoch every time of this run counts from (--event, --trace, the log),
+ * on CLOCK_MONOTONIC, the clock of tcp_probe's stamps (trace_clock mono),
+ * and the same instant on CLOCK_REALTIME (iperf3's, the shell's): a reader
+ * aligns its times with ours without guessing when we started.
+ */
+static void print_epoch(FILE *f, u64 epoch)
+{
+	struct timespec real;
+	u64 mono = now_ns();
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	fprintf(f, "\"epoch_mono_s\":%.6f,\"epoch_real_s\":%.6f,", epoch / 1e9,
+		real.tv_sec + real.tv_nsec / 1e9 - (double)(mono - epoch) / 1e9);
+}
+
 void stats_print(FILE *f, struct dir *dirs, u64 elapsed_ns, bool final)
 {
 	fprintf(f, "{\"elapsed_s\":%.3f,\"final\":%s,", elapsed_ns / 1e9,
 		final ? "true" : "false");
+	print_epoch(f, dirs[UP].epoch);
 	print_dir(f, &dirs[UP]);
 	fputc(',', f);
 	print_dir(f, &dirs[DOWN]);

@@ -95,3 +95,35 @@ double trace_mean_bps(const struct trace *t)
 {
 	return (double)t->n * TRACE_MTU * 8 / ((double)t->period_ns / NSEC_PER_SEC);
 }
+
+/* Opportunities at or before t_ns from the start, the loops included. */
+u64 trace_opportunities_by(const struct trace *t, u64 t_ns)
+{
+	return trace_first_at_or_after(t, t_ns + 1);
+}
+
+/*
+ * --trace-info: a trace's capacity as this reader sees it, so that no
+ * other program parses the format with rules of its own.  With a window,
+ * also the mean over its first window_ns: what a flow that starts with the
+ * link meets, as every run starts the trace afresh.
+ */
+int trace_info(const char *path, u64 window_ns, FILE *f)
+{
+	struct trace t = { 0 };
+
+	if (trace_load(&t, path))
+		return -1;
+	fprintf(f, "{\"opportunities\":%u,\"period_s\":%.3f,\"mean_bps\":%.0f",
+		t.n, t.period_ns / 1e9, trace_mean_bps(&t));
+	if (window_ns) {
+		u64 n = trace_opportunities_by(&t, window_ns);
+
+		fprintf(f, ",\"window_s\":%.3f,\"window_opportunities\":%llu,\"window_bps\":%.0f",
+			window_ns / 1e9, (unsigned long long)n,
+			(double)n * TRACE_MTU * 8 / (window_ns / 1e9));
+	}
+	fputs("}\n", f);
+	free(t.ms);
+	return 0;
+}

@@ -15,13 +15,13 @@
 # In LINK OPTIONS, {P0} and {P1} become the server ports of flows 0 and 1
 # (for --port-delay).  Run by tools/bench/run under timeout(1); everything
 # this creates (namespaces, linkem, iperf3, the tracefs instance) is torn
-# down by testbed.sh's on_exit list on every exit path, signals included.
+# down by tools/testbed's on_exit list on every exit path, signals included.
 set -u
 out=$1 kind=$2 secs=$3 port_base=$4 linkopts=$5 ca0=$6 ca1=${7:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 
-. "$root/tests/lib/testbed.sh"
+. "$root/tools/testbed/testbed.sh"
 . "$here/accounting.sh"
 
 mkdir -p "$out" || exit 1
@@ -37,7 +37,8 @@ linkopts=${linkopts//\{P1\}/$p1}
 cpu_line() { sed -n 's/^cpu  *//p' /proc/stat; }
 
 # Stop tcp_probe without testbed's CSV conversion: reduce.py reads the raw
-# lines (it needs snd_una and sock_cookie, which the CSV drops).
+# lines through the same reader (tools/testbed/tcpprobe.py), as it needs
+# sock_cookie, which the CSV drops.
 probe_stop() {
 	echo 0 >"$TB_PROBE_INSTANCE/events/tcp/tcp_probe/enable"
 	sleep 0.2
@@ -60,6 +61,7 @@ probe_stop() {
 if [ "$kind" = veth ]; then
 	TB_CLIENT_NS=$(tb_ns c) TB_SERVER_NS=$(tb_ns s)
 	veth_pair "$TB_CLIENT_NS" "$TB_SERVER_NS" || { echo "veth_pair failed" >&2; exit 1; }
+	# shellcheck disable=SC2317 # called through tb_wait_for
 	carrier() { ip -n "$1" link show veth0 | grep -q LOWER_UP; }
 	tb_wait_for 5 carrier "$TB_CLIENT_NS" && tb_wait_for 5 carrier "$TB_SERVER_NS" ||
 		{ echo "veth pair has no carrier" >&2; exit 1; }

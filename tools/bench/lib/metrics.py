@@ -3,6 +3,8 @@
 summary over repetitions, and how a value is printed.  None means n/a,
 INF censored (did not happen within the flow)."""
 
+import linkem_trace
+
 INF = float("inf")
 PAYLOAD = 1448.0 / 1500.0	# TCP payload per 1500-byte packet (with timestamps)
 
@@ -42,28 +44,9 @@ MIN_OBS_S = 5.0		# recovery episodes censored sooner than this are left out
 
 
 def trace_capacity_mbit(path, seconds=None):
-    """Mahimahi: one 1500-byte opportunity per line, timestamps in ms, the
-    trace looping with period = its last timestamp.  The mean rate over the
-    first SECONDS (what a flow starting with the link meets), or over the
-    whole trace."""
-    try:
-        stamps = read_trace(path)
-    except (OSError, ValueError):
-        return None
-    if not stamps or stamps[-1] <= 0:
-        return None
-    period = stamps[-1]
-    if not seconds:
-        return len(stamps) * 1500 * 8 / (period / 1000.0) / 1e6
-    loops, rest = divmod(seconds * 1000.0, period)
-    n = loops * len(stamps) + sum(1 for t in stamps if t <= rest)
-    return n * 1500 * 8 / seconds / 1e6
-
-
-def read_trace(path):
-    with open(path) as f:
-        lines = (line.strip() for line in f)
-        return [int(line) for line in lines if line and not line.startswith("#")]	# as linkem reads it
+    """The trace's mean rate over the first SECONDS (what a flow starting
+    with the link meets), or over the whole trace: linkem's own reading."""
+    return linkem_trace.capacity_mbit(path, seconds)
 
 
 def capacity(sc):

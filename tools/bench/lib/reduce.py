@@ -12,8 +12,12 @@ BENCH_KEEP_RAW=1 to keep it.
 """
 import json
 import os
-import re
 import sys
+
+# the testbed's readers: one definition of a percentile, one of tcp_probe
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "testbed"))
+from pct import pct  # noqa: E402
+import tcpprobe  # noqa: E402
 
 BIN_S = 0.05
 INF_SSTHRESH = 0x7FFFFFFF
@@ -29,48 +33,25 @@ def read_env(path):
     return env
 
 
-def pct(values, q):
-    if not values:
-        return None
-    s = sorted(values)
-    i = q * (len(s) - 1)
-    lo = int(i)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (i - lo)
-
-
-PROBE_RE = re.compile(
-    r"\s(\d+\.\d+): tcp_probe: .*?src=\[?(?:::ffff:)?([0-9.]+)\]?:(\d+) "
-    r"dest=\[?(?:::ffff:)?([0-9.]+)\]?:(\d+) .*?data_len=(\d+) snd_nxt=0x([0-9a-f]+) "
-    r"snd_una=0x([0-9a-f]+) snd_cwnd=(\d+) ssthresh=(\d+) snd_wnd=(\d+) srtt=(\d+) "
-    r".*?sock_cookie=([0-9a-f]+)")
-
-
 def read_probe(path, ports):
     """{port: samples of the data socket [(t, cwnd, ssthresh, srtt_us, acked)]}"""
     socks = {}
     if not os.path.exists(path):
         return {}
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = PROBE_RE.search(line)
-            if not m:
-                continue
-            dport = int(m.group(5))
-            if dport not in ports:
-                continue
-            cookie = m.group(13)
-            s = socks.setdefault(cookie, {"port": dport, "rows": [], "base": None,
-                                          "last": None, "wrap": 0})
-            una = int(m.group(8), 16)
-            if s["base"] is None:
-                s["base"] = una
-            if s["last"] is not None and una < s["last"] and s["last"] - una > (1 << 31):
-                s["wrap"] += 1 << 32
-            s["last"] = una
-            acked = una + s["wrap"] - s["base"]
-            s["rows"].append((float(m.group(1)), int(m.group(9)), int(m.group(10)),
-                              int(m.group(12)), acked))
+    for e in tcpprobe.read(path):
+        if e["dport"] not in ports or None in (e["snd_una"], e["cwnd"], e["ssthresh"],
+                                              e["srtt_us"]):
+            continue
+        s = socks.setdefault(e["sock_cookie"], {"port": e["dport"], "rows": [], "base": None,
+                                                "last": None, "wrap": 0})
+        una = e["snd_una"]
+        if s["base"] is None:
+            s["base"] = una
+        if s["last"] is not None and una < s["last"] and s["last"] - una > (1 << 31):
+            s["wrap"] += 1 << 32
+        s["last"] = una
+        acked = una + s["wrap"] - s["base"]
+        s["rows"].append((e["t"], e["cwnd"], e["ssthresh"], e["srtt_us"], acked))
     best = {}
     for s in socks.values():	# the data socket moved the most bytes
         span = s["rows"][-1][4] if s["rows"] else 0

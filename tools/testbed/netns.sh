@@ -1,0 +1,70 @@
+# shellcheck shell=bash
+# Network namespaces for the tests, the benchmark and the tools: unique
+# names per run, addresses in 198.18.0.0/15, and one cleanup list that runs
+# on every exit path (success, failure, signal), so that a ^C or a
+# timeout(1) leaves nothing behind.
+
+TCPCA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TCPCA_LOAD="$TCPCA_ROOT/tcpca-load"
+# shellcheck disable=SC2034 # for the scripts that source this
+RUN_ID="t$$"				# short: it ends up in 15-character CA names
+TEST_PIN_DIR="/sys/fs/bpf/tcpca-test-$$"
+
+_cleanups=()
+
+# on_exit COMMAND: eval COMMAND at exit; the last registered runs first, as
+# things are undone in the reverse of the order they were made.
+on_exit() { _cleanups+=("$*"); }
+
+# on_exit_last COMMAND: eval COMMAND after every other cleanup: for a
+# watchdog (the tests' time_limit), whose limit must cover the
+# cleanups too.
+on_exit_last() { _cleanups=("$*" "${_cleanups[@]}"); }
+
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanups[i]}" >/dev/null 2>&1 || true
+	done
+	_cleanups=()
+	return 0
+}
+trap '_run_cleanups' EXIT
+trap '_run_cleanups; exit 130' INT TERM
+
+# version_code 6.4 -> 394240; kernel_version_code: the running kernel's
+# shellcheck disable=SC2086 # split on the dots
+version_code() { local IFS=.; set -- $1; echo $(( ($1 << 16) + (${2:-0} << 8) )); }
+kernel_version_code() { local v; v=$(uname -r); version_code "${v%%[-+]*}"; }
+# How the loader registers here: by link from 6.4 on, by map update before.
+kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && echo link || echo map; }
+
+# Unload every algorithm the test registered under its own pin directory.
+use_test_pin_dir() {
+	on_exit "'$TCPCA_LOAD' --pin-dir '$TEST_PIN_DIR' --unload --all; rmdir '$TEST_PIN_DIR'"
+}
+
+# ns_create NAME: a fresh namespace with loopback up, removed at exit.
+ns_create() {
+	ip netns add "$1" || return 1
+	on_exit "ip netns pids '$1' | xargs -r kill; ip netns del '$1'"
+	ip -n "$1" link set lo up
+}
+
+nsx() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+
+# veth_pair CLIENT_NS SERVER_NS: a direct 198.18.0.1 <-> 198.18.0.2 link.
+veth_pair() {
+	local c=$1 s=$2
+	ns_create "$c" && ns_create "$s" || return 1
+	ip link add veth0 netns "$c" type veth peer name veth0 netns "$s" || return 1
+	ip -n "$c" addr add 198.18.0.1/24 dev veth0
+	ip -n "$s" addr add 198.18.0.2/24 dev veth0
+	ip -n "$c" link set veth0 up
+	ip -n "$s" link set veth0 up
+}
+
+# shellcheck disable=SC2034 # for the scripts that source this
+CLIENT_IP=198.18.0.1
+# shellcheck disable=SC2034
+SERVER_IP=198.18.0.2
