@@ -106,8 +106,15 @@ cmp_ok "$y50" '<' "$(awk -v l="$late" -v b=$BASE_MS 'BEGIN { print b + 15 + l / 
 # (measured srtt 150-158 ms); cubic keeps more (beta 0.7, fast regrowth)
 cmp_ok "$r50" '>' $((BASE_MS + 30)) "bpf_reno keeps the buffer filled: srtt p50 ${r50} ms > ${BASE_MS} + 30"
 cmp_ok "$c50" '>' $((BASE_MS + 50)) "cubic too: srtt p50 ${c50} ms > ${BASE_MS} + 50"
-cmp_ok "$(awk -v y="$gyd" -v r="$grd" 'BEGIN { print (r > 0 ? y / r : 0) }')" '>=' 0.85 \
-	"yeah keeps the link as full as bpf_reno does (${gyd} vs ${grd} Mbit/s)"
+# A short queue (alpha packets, ~10 ms here) runs dry whenever the machine
+# holds the sender off the CPU for longer, where bpf_reno's 400 packets do
+# not: judged only when linkem itself kept time (as behaviour-dctcp's fill)
+if why=$(tb_too_late cydeep 120); then
+	skip "yeah keeps the link as full as bpf_reno does (${gyd} vs ${grd} Mbit/s)" "$why"
+else
+	cmp_ok "$(awk -v y="$gyd" -v r="$grd" 'BEGIN { print (r > 0 ? y / r : 0) }')" '>=' 0.85 \
+		"yeah keeps the link as full as bpf_reno does (${gyd} vs ${grd} Mbit/s)"
+fi
 
 # 2. Random loss: the cut is the queue, clamped to cwnd/8
 gyl=$(bh_goodput yloss) grl=$(bh_goodput rloss)
