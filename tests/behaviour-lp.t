@@ -16,9 +16,9 @@
 # no back-off, and LP shares the link as Reno does.  The test asserts that,
 # with the iterator's remote HZ and back-off count, side by side with
 # bpf_reno's fair share.  When the random offset happens to fall below 2^29
-# (1 connection in 8) the filter sees real samples part of the time; the
-# share checks then skip with the reason, as the module's LP is then not
-# Reno but not the paper's either.
+# (about 1 connection in 8) the filter sees real samples part of the time,
+# backs off and restarts owd_min below 2^29; the share checks then skip with
+# the reason, as the module's LP is then not Reno but not the paper's either.
 # shellcheck source=lib/testbed.sh
 . "$(dirname "$0")/lib/testbed.sh"
 # shellcheck source=lib/behaviour.sh
@@ -99,7 +99,7 @@ cmp_ok "$above" '>=' $((samples / 2)) \
 
 live=""
 [ "${owd_min:-0}" -lt $((1 << 29)) ] &&
-	live="owd_min $owd_min is below 2^29 (the random timestamp offset fell low, 1 connection in 8): the module's OWD filter is live part of the time"
+	live="owd_min $owd_min is below 2^29 after $backoffs back-off(s): a sample fell below 2^29 (the random timestamp offset was low, about 1 connection in 8), so the module's filter was live part of the time"
 cmp_or_skip "$live" "${backoffs:-0}" '<=' 2 "lp backs off early at most twice in $FIRST_S s ($backoffs): the smoothed OWD never crosses the threshold"
 cmp_or_skip "$live" "$lshare" '>=' 0.3 "lp does not yield: its share beside bpf_reno is $lshare (bpf_reno beside bpf_reno: $rshare)"
 cmp_or_skip "$live" "$(calc "$lr / ($ra + 1e-9)")" '<=' 0.8 \
