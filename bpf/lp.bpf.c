@@ -29,6 +29,8 @@
  *    1 if within the inference time-out (cwnd to 1); kind 2 v0 = owd_min,
  *    v1 = owd_max, v2 = the threshold crossed, v3 = the time-out (ms), all
  *    as they were at the decision.
+ *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
+ *    writes of snd_cwnd.
  *  - The module's pr_debug and its get_info-less state: the iterator at the
  *    end prints the state instead.
  * Kept as in the module, though they surprise (include/lp.h, test_lp):
@@ -46,6 +48,10 @@
  *  - pkts_acked runs on every ACK that the stack processes (rtt_us -1
  *    without a sample): the time-out and both tests on each, the OWD only
  *    with an RTT sample, so a back-off may come on an ACK with none.
+ * Together the second and third make the module's LP Reno in practice on
+ * today's stack: its samples sit at or above 2^29 and the threshold is never
+ * crossed (tests/behaviour-lp.t; the native module in the 6.1 VM alike,
+ * tools/fidelity/pair).  That is kept: this program is the module's.
  */
 #include "tcpca.bpf.h"
 #include "tcpca_observe.bpf.h"
