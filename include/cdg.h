@@ -18,7 +18,8 @@
  * backoff_factor = 1e6 / (G * a) for g_sum in us: the default 42 with a = 8
  * is the paper's G = 3 ms (1e6 / 42 / 8 = 2976 us).  exp() is a table of
  * 16 factors e^-(2^k * 256e-6) in 16 bits and a linear first step (the
- * module's nexp_u32, cdg_nexp below): within 1e-5 of exp() (test_cdg).
+ * module's nexp_u32, cdg_nexp below): within 2.1e-5 of exp() (test_cdg),
+ * so P is the paper's within 21 ppm.
  *
  * Two heuristics let CDG coexist with loss-based flows (the paper's §4):
  *  - ineffectual back-off: after use_ineff back-offs that did not make
@@ -168,7 +169,7 @@ static inline int cdg_backoff_draw(__u32 rnd, __u32 grad, __u32 factor)
 /* The back-off probability in parts per million, for --events. */
 static inline __u32 cdg_backoff_ppm(__u32 grad, __u32 factor)
 {
-	return 1000000U - (__u32)(((__u64)cdg_nexp(grad * factor) * 1000000U) >> 32);
+	return 1000000U - (__u32)(((__u64)cdg_nexp(grad * factor) * 1000000U + (1ULL << 31)) >> 32);
 }
 
 /* a / b for b > 0, truncating toward zero as C does (BPF has no signed /). */
