@@ -44,7 +44,9 @@
  *    ends the emulation and keeps the back-off's ssthresh (the module's
  *    socket, already reducing, would not ask), the stack then reducing
  *    from the cwnd reached; and undo_marker / prior_ssthresh are not cleared
- *    (a recovery right after may undo to the pre-back-off window).
+ *    (a recovery right after may undo to the pre-back-off window), nor is
+ *    snd_cwnd_stamp set at its end (not writable on 6.1; it only dates
+ *    the last cwnd change for the stack's idle-cwnd validation).
  *  - get_random_u32() is bpf_get_prandom_u32() (also uniform over 32 bits).
  *  - The HyStart MIB counters (TCPHystartTrain/Delay detect and cwnd) cannot
  *    be written from BPF: each exit goes to --events (kind 3) instead.
@@ -272,13 +274,14 @@ static __always_inline void cdg_complete_cwr(struct tcp_sock *tp, struct cdg_ca 
 	ca->rtt.max = 0;
 }
 
-/* The end of the emulated CWR, as tcp_end_cwnd_reduction() and the event. */
+/*
+ * The end of the emulated CWR, as tcp_end_cwnd_reduction() and the event;
+ * but for snd_cwnd_stamp, which 6.1 does not let BPF write.
+ */
 static __always_inline void cdg_end_cwr(struct tcp_sock *tp, struct cdg_ca *ca)
 {
-	if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH) {
+	if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH)
 		tp->snd_cwnd = tp->snd_ssthresh;
-		tp->snd_cwnd_stamp = (u32)bpf_jiffies64();
-	}
 	cdg_complete_cwr(tp, ca);
 }
 
