@@ -20,9 +20,14 @@
  *    value of CDG_WINDOW_MAX = 256 pairs (the module's bound; 2 KiB per
  *    socket whatever the window), created in init (BPF_SK_STORAGE_GET_F_CREATE,
  *    zeroed up to the window) and deleted in release.  It is looked up once
- *    per RTT, when the round's gradient is pushed, not per ACK: measured by
- *    the kernel's BPF statistics (tools/bench hookcost, docs/algorithms.md)
- *    cong_avoid costs about as much per call as vegas's.  When the
+ *    per RTT, when the round's gradient is pushed, not per ACK.  Measured
+ *    by the kernel's BPF statistics over veth (tools/bench hookcost, where
+ *    RTTs of tens of us make rounds end often): 125 ns of BPF per ACK
+ *    against vegas's 229 and bpf_reno's 101 in the same run; against
+ *    window=1 (no storage), cong_avoid 367 vs 293 ns per call (medians of
+ *    six alternating pairs), an upper bound of the lookup, as the longer
+ *    window also draws more back-offs; init +3.2 us and release +2.5 us
+ *    per connection (allocating and freeing 2 KiB).  When the
  *    allocation fails, CDG runs without the window as the module does after
  *    a failed kcalloc (the round's gradient scaled by window), and says so
  *    in --events (kind 4) and the iterator (slots=0).
