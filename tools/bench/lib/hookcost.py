@@ -41,6 +41,11 @@ EXPLAINED = {
     "dctcp": "in_ack_event reads shift_g (params map) on every ACK and once per RTT, "
              "which over veth is every few dozen ACKs, updates alpha and sends an "
              "event record through the ring buffer",
+    "cdg": "cong_avoid, on each ACK that ends an RTT (over veth a large share of them), "
+           "pushes the round's gradients into the window in socket storage "
+           "(bpf_sk_storage_get), draws a random number and, when the gradient is "
+           "positive, sends an event record through the ring buffer; init and release "
+           "allocate and free that 2 KiB storage (a few us per connection)",
 }
 
 
