@@ -318,7 +318,7 @@ struct tcp_congestion_ops nv = {
 
 static __always_inline void nv_print_state(struct seq_file *seq, const struct nv_ca *ca)
 {
-	BPF_SEQ_PRINTF(seq, " avg_rtt_us=%u min_rtt_us=%u min_rtt_new_us=%u base_rtt_us=%u",
+	BPF_SEQ_PRINTF(seq, " avg_rtt_us=%u nv_min_rtt_us=%u nv_min_rtt_new_us=%u nv_base_rtt_us=%u",
 		       ca->last_rtt, ca->min_rtt, ca->min_rtt_new, ca->base_rtt);
 	/* the rate in kbit/s: the module's unit is 100 bit/s */
 	BPF_SEQ_PRINTF(seq, " rate_kbps=%u cwnd_by_slope_pkts=%u decision=%u",
