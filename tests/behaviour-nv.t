@@ -6,6 +6,8 @@
 # within a few ms of the base while the link stays full; bpf_reno and the
 # kernel's cubic, on identical links (same seed), fill the buffer.
 # One flow at a time; RTTs are the sender's srtt (tcp_probe) from SKIP_S on.
+# Goodput is judged against bpf_reno's only as far as linkem kept time: NV
+# reads the emulator's lateness as queue (see the goodput checks).
 #
 # Where NV's claim holds, and its limits: NV was designed for data centres
 # (us RTTs, Gbit/s) with every flow NV.  pad is in packets, so the queue it
@@ -30,8 +32,10 @@ BASE_MS=20
 PAD=10				# nv's default pad, packets
 PKT_MS=0.24			# one 1500-byte packet at 50 Mbit/s
 FLOW_S=12			# seconds per flow
+LATE_CLOSE_US=12000		# linkem's p99 lateness up to which nv's goodput is judged closely,
+LATE_LOOSE_US=50000		# ... and loosely
 SKIP_S=4			# judge from this second on (start-up over)
-plan 14
+plan 15
 
 NV="${RUN_ID}nv"
 RENO="${RUN_ID}reno"
@@ -81,7 +85,7 @@ read -r r50 _ rn <<<"$(srtt reno $SKIP_S)"
 read -r c50 _ cn <<<"$(srtt cubic $SKIP_S)"
 gn=$(bh_goodput nv) gr=$(bh_goodput reno) gc=$(bh_goodput cubic)
 late=$(tb_late_us cnv p99)
-diag "srtt p50/p95 from ${SKIP_S} s: nv ${n50}/${n95} ms ($nn ACKs), bpf_reno p50 ${r50} ($rn), cubic ${c50} ($cn); linkem's p99 lateness on nv's link ${late} us"
+diag "srtt p50/p95 from ${SKIP_S} s: nv ${n50}/${n95} ms ($nn ACKs), bpf_reno p50 ${r50} ($rn), cubic ${c50} ($cn); linkem's p50/p99 lateness on nv's link $(tb_late_us cnv p50)/${late} us"
 diag "goodput: nv ${gn} Mbit/s, bpf_reno ${gr}, cubic ${gc}"
 
 # What NV saw at its evaluations from SKIP_S on: the queue's median, decisions
@@ -97,7 +101,20 @@ diag "nv's first records (t rate queue by_slope decision): $(head -n 8 "$TB_DIR/
 # adds what linkem itself ran late.
 cmp_ok "$n50" '<' "$(awk -v l="$late" -v b=$BASE_MS 'BEGIN { print b + 8 + l / 1000 }')" \
 	"nv: srtt p50 ${n50} ms within 8 ms of the ${BASE_MS} ms path (+ linkem's p99 lateness ${late} us)"
-cmp_ok "$(ratio "$gn" "$gr")" '>=' 0.85 "nv keeps the link as full as bpf_reno does (${gn} vs ${gr} Mbit/s)"
+# NV reads every delay as queue: what linkem ran late, beyond its pad of
+# 2.4 ms, looks like congestion to it and costs goodput.  Seen, nv's goodput
+# over bpf_reno's: 0.96-0.98 at a p99 lateness of 6-7 ms; 0.93, 0.85, 0.81
+# at 17, 40, 30 ms (load 14-17 on the 2 cores).  So the close comparison is
+# judged only when linkem was nearly on time, the loose one unless it ran
+# very late; otherwise each skips with the figure.
+late_why() {
+	[ "$late" -le "$1" ] ||
+		echo "linkem ran ${late} us late (p99) on nv's link, over $1: NV takes that for queue"
+}
+cmp_or_skip "$(late_why $LATE_LOOSE_US)" "$(ratio "$gn" "$gr")" '>=' 0.75 \
+	"nv's goodput is comparable to bpf_reno's (${gn} vs ${gr} Mbit/s, >= 0.75)"
+cmp_or_skip "$(late_why $LATE_CLOSE_US)" "$(ratio "$gn" "$gr")" '>=' 0.9 \
+	"nv keeps the link as full as bpf_reno does (${gn} vs ${gr} Mbit/s, >= 0.9)"
 
 # 2. The loss-based algorithms fill the deep buffer
 cmp_ok "$r50" '>' $((BASE_MS + 50)) "bpf_reno fills the buffer: srtt p50 ${r50} ms > ${BASE_MS} + 50"
