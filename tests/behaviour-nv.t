@@ -32,7 +32,7 @@ BASE_MS=20
 PAD=10				# nv's default pad, packets
 PKT_MS=0.24			# one 1500-byte packet at 50 Mbit/s
 FLOW_S=12			# seconds per flow
-LATE_CLOSE_US=12000		# linkem's p99 lateness up to which nv's goodput is judged closely,
+LATE_CLOSE_US=10000		# linkem's p99 lateness up to which nv's goodput is judged closely,
 LATE_LOOSE_US=50000		# ... and loosely
 SKIP_S=4			# judge from this second on (start-up over)
 plan 15

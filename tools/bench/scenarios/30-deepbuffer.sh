@@ -1,9 +1,10 @@
-# Deep buffer: what TCP Vegas exists for (Brakmo & Peterson, 1995).
+# Deep buffer: what TCP Vegas exists for (Brakmo & Peterson, 1995), and
+# TCP-NV after it (Brakmo, 2016).
 # 10 Mbit/s, RTT 20 ms, buffer = 10 BDP = 167 packets (200 ms of queue).
 SC_NAME=deepbuffer
-SC_TITLE="Deep buffer (Vegas, YeAH)"
+SC_TITLE="Deep buffer (Vegas, YeAH, NV)"
 SC_KIND=single
-SC_ALGS="vegas yeah bpf_reno reno cubic bbr"
+SC_ALGS="vegas yeah nv bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=20
 SC_SECONDS=20
