@@ -20,8 +20,10 @@
 # smallest averaged RTT of the period before, which includes NV's own queue
 # at its lowest: over a long flow min_rtt may creep up (seen: 20.4 -> 20.7
 # ms in 12 s); the test checks it stays within 3 ms of the path's.
-# shellcheck source=lib/testbed.sh
-. "$(dirname "$0")/lib/testbed.sh"
+# shellcheck source=lib/tap.sh
+. "$(dirname "$0")/lib/tap.sh"
+# shellcheck source=../tools/testbed/testbed.sh
+. "$(dirname "$0")/../tools/testbed/testbed.sh"
 # shellcheck source=lib/behaviour.sh
 . "$(dirname "$0")/lib/behaviour.sh"
 bh_setup 90 iperf3 jq
@@ -69,9 +71,8 @@ srtt() {
 	sport=$(awk -F, -v me="$CLIENT_IP" 'NR > 1 && $2 == me { print $4 }' "$csv" |
 		sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 	awk -F, -v me="$CLIENT_IP" -v sport="$sport" -v from="$(tb_link_mono "c$1" | awk -v s="$2" '{ print $1 + s }')" \
-		'NR > 1 && $2 == me && $4 == sport && $1 >= from { print $8 / 1000 }' "$csv" | sort -g |
-		awk '{ v[NR] = $1 } END { if (!NR) { print "none none 0"; exit }
-			h = int(NR * 0.95) + 1; if (h > NR) h = NR; print v[int(NR / 2) + 1], v[h], NR }'
+		'NR > 1 && $2 == me && $4 == sport && $1 >= from { print $8 / 1000 }' "$csv" |
+		tb_pct 0.5 0.95 | awk '{ print $2, $3, $1 }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "none" || b == "none" || b <= 0) print 0; else print a / b }'; }
 
