@@ -1,10 +1,10 @@
 # Deep buffer: what TCP Vegas exists for (Brakmo & Peterson, 1995), and CDG
-# (Hayes & Armitage, 2011).
+# (Hayes & Armitage, 2011) and TCP-NV (Brakmo, 2016) after it.
 # 10 Mbit/s, RTT 20 ms, buffer = 10 BDP = 167 packets (200 ms of queue).
 SC_NAME=deepbuffer
-SC_TITLE="Deep buffer (Vegas, YeAH, CDG)"
+SC_TITLE="Deep buffer (Vegas, YeAH, CDG, NV)"
 SC_KIND=single
-SC_ALGS="vegas yeah cdg bpf_reno reno cubic bbr"
+SC_ALGS="vegas yeah cdg nv bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=20
 SC_SECONDS=20
