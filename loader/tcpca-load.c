@@ -38,31 +38,44 @@ static int need_privileges(void)
 	return 0;
 }
 
+/*
+ * ALG|FILE.bpf.o [PARAM=VALUE ...], as loading and --replace take it: an
+ * object (o->object_path; it has no known parameters) or an embedded
+ * algorithm (*alg) with its defaults and the values given in o->values.
+ */
+static int parse_program(int argc, char **argv, const struct tcpca_alg **alg, struct load_opts *o)
+{
+	if (is_object_path(argv[0])) {
+		o->object_path = argv[0];
+		if (argc > 1) {
+			err("parameters are only known for the embedded algorithms");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!(*alg = alg_find(argv[0]))) {
+		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[0]);
+		return -ENOENT;
+	}
+	params_defaults(*alg, o->values);
+	return params_apply(*alg, o->values, argc - 1, argv + 1) ? -EINVAL : 0;
+}
+
 static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc, char **argv)
 {
 	const struct tcpca_alg *alg = NULL;
-	const char *path = NULL;
+	const char *path;
 	__u32 values[TCPCA_PARAMS_MAX];
 	struct load_opts o = { .pin_dir = pin_dir, .name = name, .allow = allow, .values = values };
+	int e;
 
 	if (argc < 1) {
 		err("which algorithm? (tcpca-load --list shows them)");
 		return -EINVAL;
 	}
-	if (is_object_path(argv[0])) {
-		o.object_path = path = argv[0];
-		if (argc > 1) {
-			err("parameters are only known for the embedded algorithms");
-			return -EINVAL;
-		}
-	} else if (!(alg = alg_find(argv[0]))) {
-		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[0]);
-		return -ENOENT;
-	} else {
-		params_defaults(alg, values);
-		if (params_apply(alg, values, argc - 1, argv + 1))
-			return -EINVAL;
-	}
+	if ((e = parse_program(argc, argv, &alg, &o)))
+		return e;
+	path = o.object_path;
 	if (name && check_ca_name(name))
 		return -EINVAL;
 	if (need_privileges() || bpffs_prepare(pin_dir))
@@ -178,20 +191,8 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 		return -EINVAL;
 	}
 	o.name = argv[0];
-	if (is_object_path(argv[1])) {
-		o.object_path = argv[1];
-		if (argc > 2) {
-			err("parameters are only known for the embedded algorithms");
-			return -EINVAL;
-		}
-	} else if (!(alg = alg_find(argv[1]))) {
-		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[1]);
-		return -ENOENT;
-	} else {
-		params_defaults(alg, values);
-		if (params_apply(alg, values, argc - 2, argv + 2))
-			return -EINVAL;
-	}
+	if ((e = parse_program(argc - 1, argv + 1, &alg, &o)))
+		return e;
 	if (need_registered(pin_dir, o.name))
 		return -ENOENT;
 	old_alg = pin_alg(pin_dir, o.name, &old_map, &link_id);

@@ -10,6 +10,8 @@ import os
 import sys
 import tempfile
 
+from tap import done, ok
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools/bench/lib"))
 import reduce  # noqa: E402
 import metrics  # noqa: E402
@@ -18,16 +20,6 @@ import expect  # noqa: E402
 import paired  # noqa: E402
 import hookcost  # noqa: E402
 
-n = failed = 0
-
-
-def ok(cond, desc, got=None):
-    global n, failed
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
-    if not cond:
-        failed += 1
-        print("# got %r" % (got,))
 
 
 def near(a, b, eps=1e-9):
@@ -209,5 +201,4 @@ for e in rows:
             bad.append("%s/%s: %s" % (e["id"], alg, err))
 ok(len(rows) >= 30 and not bad, "all %d rows of expectations.md parse and run" % len(rows), bad)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -9,18 +9,10 @@ import subprocess
 import sys
 import tempfile
 
+from tap import done, ok
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
 GEN = os.path.join(ROOT, "scripts/gen-docs")
-n = failed = 0
-
-
-def ok(cond, desc, got=None):
-    global n, failed
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
-    if not cond:
-        failed += 1
-        print("# got %r" % (got,))
 
 
 def check(root):
@@ -56,5 +48,4 @@ with tempfile.TemporaryDirectory() as tmp:
         ok("\\fB\\-x\\fR, \\fB\\-\\-extra\\fR\nAn \\fIextra\\fP \\fBoption\\fP." in f.read(),
            "and the man page gets its paragraph, marked up")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()

@@ -8,22 +8,14 @@ import random
 import subprocess
 import sys
 
+from tap import done, ok
+
 HERE = os.path.dirname(os.path.realpath(__file__))
 TESTBED = os.path.join(HERE, "..", "..", "tools", "testbed")
 sys.path.insert(0, TESTBED)
 from pct import pct  # noqa: E402
 import tcpprobe  # noqa: E402
 
-n = failed = 0
-
-
-def ok(cond, desc, got=None):
-    global n, failed
-    n += 1
-    print("%sok %d - %s" % ("" if cond else "not ", n, desc))
-    if not cond:
-        failed += 1
-        print("# got %r" % (got,))
 
 
 def awk_pct(values, qs):
@@ -82,5 +74,4 @@ ok(tcpprobe.parse("  <idle>-0  [001] d.s2.  5.0: tcp_retransmit_skb: x=1") is No
    "another event is not tcp_probe")
 ok(tcpprobe.parse("# tracer: nop") is None, "a header line is nothing")
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+done()
