@@ -69,6 +69,20 @@ else
 	# shellcheck disable=SC2086 # word splitting of the options is intended
 	tb_link c s $linkopts || { echo "linkem did not start" >&2; exit 1; }
 fi
+# Hosts that negotiate ECN, where the scenario says so (BENCH_ECN_HOSTS, a
+# data centre's): tcp_ecn=1 at both ends (iperf3 chooses its algorithm after
+# connect(), so the SYN asks for ECN only by the sysctl), and the receiver
+# runs CA0 too, since Linux answers an ECT SYN with ECN only from a listener
+# whose algorithm needs it when that one does (DCTCP).  The bench registers
+# its algorithms allowed, so they may be the server namespace's default; a
+# built-in the host does not allow (cubic, here) needs no ECN and is left out.
+if [ "${BENCH_ECN_HOSTS:-0}" = 1 ]; then
+	ip netns exec "$TB_CLIENT_NS" sysctl -qw net.ipv4.tcp_ecn=1 &&
+	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_ecn=1 ||
+		{ echo "cannot turn ECN on in the cell's namespaces" >&2; exit 1; }
+	ip netns exec "$TB_SERVER_NS" sysctl -qw net.ipv4.tcp_congestion_control="$ca0" 2>/dev/null
+	echo "receiver_ca=$(ip netns exec "$TB_SERVER_NS" sysctl -n net.ipv4.tcp_congestion_control)" >>"$out/cell.env"
+fi
 
 probes=0
 [ "$kind" = pair ] && probes="0 1"
