@@ -59,13 +59,18 @@ for alg in $algs; do
 	fi
 
 	# The refusal leaks the reference the kernel took for it (tcpca-load(8),
-	# BUGS): its map stays loaded for good.  So once per run, with Reno's
-	# small object, and --unload must say so.
+	# BUGS): its map stays loaded until reboot.  So once per run, with Reno's
+	# small object, and --unload must say so; and only on a kernel that ends
+	# with the run (the 6.1 VM, tools/vm/init), so that running the tests
+	# leaves the host's kernel as it was.
 	refused=""
-	if [ "$alg" = reno ] && [ "$by" = "$kernel_by" ]; then
+	if [ "$alg" = reno ] && [ "$by" = "$kernel_by" ] && [ -n "${TCPCA_THROWAWAY_KERNEL:-}" ]; then
 		! nsx "$C" sysctl -qw net.ipv4.tcp_congestion_control="$name" 2>/dev/null
 		ok $? "$alg by $by: a restricted CA cannot become a namespace default"
 		refused=1
+	elif [ "$alg" = reno ] && [ "$by" = "$kernel_by" ]; then
+		skip "$alg by $by: a restricted CA cannot become a namespace default" \
+			"the refusal leaks its map until reboot (kernel bug): checked in the VM only"
 	fi
 
 	said=$($TCPCA_LOAD --pin-dir "$TEST_PIN_DIR" --unload "$name" 2>&1)
