@@ -117,19 +117,8 @@ struct cdg_window {
 	__u8 filled;		/* every slot written once (before: extrapolate) */
 };
 
-/*
- * e^-(256e-6 * 2^k) * 65536 - 1, k = 0..15: cdg_nexp's factors.  In BPF the
- * table is put in .rodata by name: clang would place a 32-byte constant in
- * a mergeable .rodata.cst32 and record it at offset 0 of .rodata in BTF,
- * which the kernel refuses (as hybla.h's table).
- */
-#ifdef __VMLINUX_H__
-#define CDG_RODATA	__attribute__((section(".rodata")))
-#else
-#define CDG_RODATA
-#endif
-
-static const __u16 cdg_nexp_f[16] __attribute__((unused)) CDG_RODATA = {
+/* e^-(256e-6 * 2^k) * 65536 - 1, k = 0..15: cdg_nexp's factors */
+static const __u16 cdg_nexp_f[16] TCPCA_RODATA = {
 	65518, 65501, 65468, 65401, 65267, 65001, 64470, 63422,
 	61378, 57484, 50423, 38795, 22965, 8047, 987, 14,
 };

@@ -26,6 +26,7 @@
 #ifndef __VMLINUX_H__
 #include <linux/types.h>
 #endif
+#include "tcpca_params.h"
 
 /*
  * rtt0 is read whenever rho is computed: at init, when the smallest srtt seen
@@ -58,19 +59,7 @@ struct hybla_params { HYBLA_PARAMS(TCPCA_PARAM_FIELD) };
  * The fractional part of rho has only eight steps (rho is << 3), so eight
  * rows cover every value; the unit test rebuilds each row from pow().
  */
-#ifdef __VMLINUX_H__
-/*
- * In BPF the table must sit in .rodata proper: clang 14 puts a small const
- * array in a mergeable .rodata.cst32 section and records it at offset 0 of
- * .rodata in BTF, where it overlaps other variables and the kernel refuses
- * the object's BTF.
- */
-#define HYBLA_RODATA	__attribute__((section(".rodata")))
-#else
-#define HYBLA_RODATA
-#endif
-
-static const __u32 hybla_pow2_eighths_7ls[8] __attribute__((unused)) HYBLA_RODATA = {
+static const __u32 hybla_pow2_eighths_7ls[8] TCPCA_RODATA = {
 	128, 139, 152, 165, 181, 197, 215, 234,
 };
 

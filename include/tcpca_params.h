@@ -25,4 +25,16 @@
 #define TCPCA_PARAMS(type, LIST) \
 	struct type params SEC(".data.params") = { LIST(TCPCA_PARAM_INIT) }
 
+/*
+ * A constant table an algorithm's arithmetic shares with the host tests: in
+ * BPF it must sit in .rodata proper, since clang puts a small const array in
+ * a mergeable .rodata.cstN section and records it at offset 0 of .rodata in
+ * BTF, where it overlaps other variables and the kernel refuses the BTF.
+ */
+#ifdef __VMLINUX_H__
+#define TCPCA_RODATA	__attribute__((section(".rodata"), unused))
+#else
+#define TCPCA_RODATA	__attribute__((unused))
+#endif
+
 #endif /* TCPCA_PARAMS_H */
