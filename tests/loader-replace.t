@@ -21,8 +21,8 @@ veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
 # 40 Mbit/s out of the client: the transfers outlast both swaps
 tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k limit 30k
 
-counter() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
-param() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+# shown NAME KEY: the value --show prints for a parameter or counter
+shown() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 list_field() {	# list_field NAME COLUMN: a column of --list's row for NAME
 	"${L[@]}" --list | awk -v n="$1" -v c="$2" '$1 == n && $NF ~ "/" n "$" { print $c }'
 }
@@ -31,7 +31,7 @@ list_field() {	# list_field NAME COLUMN: a column of --list's row for NAME
 wait_inits() {
 	local i
 	for i in $(seq 300); do
-		[ "$(counter "$1" init)" -ge "$2" ] 2>/dev/null && return 0
+		[ "$(shown "$1" init)" -ge "$2" ] 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
@@ -67,7 +67,7 @@ for by in "${modes[@]}"; do
 			"$by: says how long the name was missing"
 	fi
 	gaps=$(echo "$said" | grep -o 'unregistered for [0-9.]* ms' | awk '{ print $3 }')
-	is "$(param "$N" alpha) $(param "$N" beta)" "3 6" "$by: alpha=3 carried over, beta=6 as given"
+	is "$(shown "$N" alpha) $(shown "$N" beta)" "3 6" "$by: alpha=3 carried over, beta=6 as given"
 	wait_inits "$N" 10; ok $? "$by: new sockets start on the new program"
 
 	said=$("${L[@]}" --replace "$N" reno 2>&1); ok $? "$by: replaces $N by reno"
@@ -109,7 +109,7 @@ refuse() {	# refuse DESCRIPTION EXPECTED_LINE ARGS...
 	shift 2
 	msg=$("${L[@]}" "$@" 2>&1 >/dev/null); rc=$?
 	is "$rc:$msg" "1:$want" "$what: one line, exit 1"
-	is "$(list_field "$N" 5):$(param "$N" alpha)" "$map_before:3" "$what: $N unchanged"
+	is "$(list_field "$N" 5):$(shown "$N" alpha)" "$map_before:3" "$what: $N unchanged"
 	[ ! -e "$TEST_PIN_DIR/$N/next" ]; ok $? "$what: nothing staged is left"
 }
 refuse "not registered" "tcpca-load: nothing named 'nosuch$$' is registered under $TEST_PIN_DIR" \
