@@ -41,7 +41,7 @@
  * segment (tests/unit/test_bic.c shows both).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "bic.h"
 
@@ -118,12 +118,12 @@ void TCPCA_OPS(bic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			return;
 	}
 	bic_update(ca, tp);
-	tcp_cong_avoid_ai(tp, ca->cnt, acked);
+	tcpca_cong_avoid_ai(tp, ca->cnt, acked);
 }
 
 /* A loss: remember where it happened (Wmax) and back off by beta. */

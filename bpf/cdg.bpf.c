@@ -64,7 +64,7 @@
  *  drawn again, once use_ineff ineffectual ones were counted.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "cdg.h"
 
@@ -355,7 +355,7 @@ void TCPCA_OPS(cdg_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 	}
 	prior_cwnd = tp->snd_cwnd;
-	tcp_reno_cong_avoid(sk, ack, acked);
+	tcpca_reno_cong_avoid(sk, ack, acked);
 	ca->shadow_wnd = cdg_shadow_grow(ca->shadow_wnd, tp->snd_cwnd - prior_cwnd);
 }
 
@@ -412,8 +412,7 @@ void TCPCA_OPS(cdg_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 
 u32 TCPCA_OPS(cdg_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 /* The socket leaves CDG (closes, or another CA is set): free its window. */

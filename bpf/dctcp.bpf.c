@@ -25,7 +25,10 @@
  *    such switch from init; the kernel then clears ECT, as INET_ECN_dontxmit
  *    does in the module).  dctcp-reno is Reno's three hooks plus get_info,
  *    so the window behaves the same; the socket then shows "reno" where the
- *    module shows "dctcp-reno", and leaves this program's iterator.  Note
+ *    module shows "dctcp-reno", and leaves this program's iterator.
+ *    Kernels before 5.15 have no bpf_setsockopt for a CA: there the
+ *    program runs dctcp-reno's rules itself (reno=1 in the iterator), and
+ *    ECT stays on the wire.  Note
  *    that Linux accepts ECN on an ECT SYN (which DCTCP sends) only at a
  *    listener whose CA needs ECN (or a route with congctl of one): a DCTCP
  *    client against a cubic server falls back, module and program alike.
@@ -48,7 +51,7 @@
  * undo returns to max(cwnd, the cwnd at the last reduction).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "dctcp.h"
 
@@ -72,6 +75,9 @@ struct dctcp_ca {
 	u32 next_seq;		/* the window ends when snd_una reaches this sequence number */
 	u32 ce_state;		/* receiver: 1 if the last data segment was CE, else 0 */
 	u32 loss_cwnd;		/* cwnd at the last reduction (ECN or loss), packets; 0 = none */
+	u32 reno;		/* 1: no ECN on a kernel that cannot switch the socket to
+				 * reno (no bpf_setsockopt before 5.15): dctcp-reno's
+				 * rules run here instead */
 };
 TCPCA_STATE_FITS(struct dctcp_ca);
 
@@ -80,7 +86,8 @@ enum {
 	DCTCP_EV_ALPHA = 1,	/* once per window: v0 = alpha (1/1024), v1 = segments
 				 * delivered, v2 = of them CE, v3 = shift_g */
 	DCTCP_EV_FALLBACK = 2,	/* no ECN, switched to reno: v0 = ecn_flags, v1 = the
-				 * setsockopt's result (0 or -errno) */
+				 * setsockopt's result (0 or -errno; -EOPNOTSUPP: the
+				 * kernel has none, dctcp-reno runs in this program) */
 };
 
 /* A new window starts here: remember the counters. */
@@ -110,6 +117,11 @@ void TCPCA_OPS(dctcp_init, struct sock *sk)
 		return;
 	}
 	/* No ECN: Reno, without ECT on the wire (see the top of this file). */
+	if (!tcpca_have(TCPCA_KF_SETSOCKOPT)) {
+		ca->reno = 1;
+		tcpca_event(sk, DCTCP_EV_FALLBACK, tp->ecn_flags, (u32)-EOPNOTSUPP, 0, 0);
+		return;
+	}
 	err = bpf_setsockopt(sk, SOL_TCP, TCP_CONGESTION, fallback, sizeof(fallback));
 	tcpca_event(sk, DCTCP_EV_FALLBACK, tp->ecn_flags, (u32)err, 0, 0);
 }
@@ -122,7 +134,7 @@ void TCPCA_OPS(dctcp_update_alpha, struct sock *sk, u32 flags)
 	u32 delivered, delivered_ce, shift_g = params.shift_g;
 
 	TCPCA_COUNT(in_ack_event);
-	if (before(tp->snd_una, ca->next_seq))
+	if (ca->reno || before(tp->snd_una, ca->next_seq))
 		return;
 	delivered = tp->delivered - ca->old_delivered;
 	delivered_ce = tp->delivered_ce - ca->old_delivered_ce;
@@ -137,6 +149,8 @@ u32 TCPCA_OPS(dctcp_ssthresh, struct sock *sk)
 	struct dctcp_ca *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_sk(sk)->snd_cwnd;
 
+	if (ca->reno)
+		return tcpca_reno_ssthresh(sk);
 	TCPCA_COUNT(ssthresh);
 	ca->loss_cwnd = cwnd;
 	return dctcp_ssthresh_of(cwnd, ca->alpha);
@@ -158,6 +172,8 @@ void TCPCA_OPS(dctcp_set_state, struct sock *sk, u8 new_state)
 	u32 old_state = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
 
 	tcpca_count_state(new_state);
+	if (((struct dctcp_ca *)inet_csk_ca(sk))->reno)
+		return;
 	if (new_state == TCP_CA_Recovery && new_state != old_state)
 		dctcp_react_to_loss(sk);
 	if (new_state == TCP_CA_Loss && params.clamp_alpha_on_loss)
@@ -205,6 +221,8 @@ void TCPCA_OPS(dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	struct dctcp_ca *ca = inet_csk_ca(sk);
 
 	TCPCA_COUNT(cwnd_event);
+	if (ca->reno)
+		return;
 	switch (ev) {
 	case CA_EVENT_ECN_IS_CE:
 	case CA_EVENT_ECN_NO_CE:
@@ -221,7 +239,7 @@ void TCPCA_OPS(dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 void TCPCA_OPS(dctcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	TCPCA_COUNT(cong_avoid);
-	tcp_reno_cong_avoid(sk, ack, acked);
+	tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
 /* A spurious reduction: back to the window before it. */
@@ -229,6 +247,8 @@ u32 TCPCA_OPS(dctcp_undo_cwnd, struct sock *sk)
 {
 	const struct dctcp_ca *ca = inet_csk_ca(sk);
 
+	if (ca->reno)
+		return tcpca_reno_undo_cwnd(sk);
 	TCPCA_COUNT(undo_cwnd);
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }
@@ -248,8 +268,8 @@ struct tcp_congestion_ops dctcp = {
 
 static __always_inline void dctcp_print_state(struct seq_file *seq, const struct dctcp_ca *ca)
 {
-	BPF_SEQ_PRINTF(seq, " alpha_x1024=%u ce_state=%u loss_cwnd_pkts=%u next_seq=%u",
-		       ca->alpha, ca->ce_state, ca->loss_cwnd, ca->next_seq);
+	BPF_SEQ_PRINTF(seq, " alpha_x1024=%u ce_state=%u loss_cwnd_pkts=%u next_seq=%u reno=%u",
+		       ca->alpha, ca->ce_state, ca->loss_cwnd, ca->next_seq, ca->reno);
 	BPF_SEQ_PRINTF(seq, " window_start_delivered_pkts=%u window_start_delivered_ce_pkts=%u",
 		       ca->old_delivered, ca->old_delivered_ce);
 }

@@ -39,7 +39,7 @@
  *    it, still halves), and undo is Reno's max(cwnd, prior_cwnd).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "highspeed.h"
 
@@ -93,7 +93,7 @@ void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	cwnd = tp->snd_cwnd;
 	if (tcp_in_slow_start(tp)) {
 		/* held at the cap, never cut below where it was */
-		tcp_slow_start(tp, acked);
+		tcpca_slow_start(tp, acked);
 		tp->snd_cwnd = tcpca_cap_cwnd(tp->snd_cwnd, max(cwnd, clamp));
 		return;
 	}

@@ -34,7 +34,7 @@
  *    Reno's max(cwnd, prior_cwnd).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "htcp.h"
 
@@ -173,7 +173,7 @@ void TCPCA_OPS(htcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		tcp_slow_start(tp, acked);
+		tcpca_slow_start(tp, acked);
 		return;
 	}
 

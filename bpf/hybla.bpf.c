@@ -55,7 +55,7 @@
  *  - get_info is refused for BPF: the sockets iterator prints the state.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "hybla.h"
 
@@ -144,7 +144,7 @@ void TCPCA_OPS(hybla_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (!ca->hybla_en) {
-		tcp_reno_cong_avoid(sk, ack, acked);
+		tcpca_reno_cong_avoid(sk, ack, acked);
 		hybla_apply_clamp(tp);
 		return;
 	}

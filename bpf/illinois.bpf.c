@@ -37,7 +37,7 @@
  * without one; undo is Reno's (the kfunc tcp_reno_undo_cwnd).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "illinois.h"
 
@@ -143,7 +143,7 @@ void TCPCA_OPS(illinois_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		tcp_slow_start(tp, acked);
+		tcpca_slow_start(tp, acked);
 		return;
 	}
 	/* cwnd += alpha / cwnd, counting the segments pkts_acked() saw */

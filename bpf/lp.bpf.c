@@ -54,7 +54,7 @@
  * tools/fidelity/pair).  That is kept: this program is the module's.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "lp.h"
 
@@ -173,14 +173,13 @@ void TCPCA_OPS(lp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 
 	TCPCA_COUNT(cong_avoid);
 	if (!(ca->flag & LP_WITHIN_INF))
-		tcp_reno_cong_avoid(sk, ack, acked);
+		tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
 /* Losses are Reno's. */
 u32 TCPCA_OPS(lp_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
-	return tcp_reno_ssthresh(sk);
+	return tcpca_reno_ssthresh(sk);
 }
 
 void TCPCA_OPS(lp_set_state, struct sock *sk, u8 new_state)
@@ -192,8 +191,7 @@ void TCPCA_OPS(lp_set_state, struct sock *sk, u8 new_state)
 
 u32 TCPCA_OPS(lp_undo_cwnd, struct sock *sk)
 {
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
+	return tcpca_reno_undo_cwnd(sk);
 }
 
 SEC(".struct_ops")

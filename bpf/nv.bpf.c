@@ -57,7 +57,7 @@
  *    takes it), and with rtt_factor 0 that never happens.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "nv.h"
 
@@ -260,11 +260,11 @@ void TCPCA_OPS(nv_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			return;
 	}
-	tcp_cong_avoid_ai(tp, nv_ai_cnt(tp->snd_cwnd, ca->cwnd_growth_factor), acked);
+	tcpca_cong_avoid_ai(tp, nv_ai_cnt(tp->snd_cwnd, ca->cwnd_growth_factor), acked);
 }
 
 /* A loss keeps loss_dec_factor/1024 (80%) of the window. */

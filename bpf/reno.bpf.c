@@ -9,7 +9,7 @@
  * hooks in the order a connection meets them, ops table last.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -33,11 +33,11 @@ void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			return;
 	}
-	tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+	tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 
 /* Event record kinds (tcpca-load --events). */

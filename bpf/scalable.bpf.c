@@ -23,7 +23,7 @@
  *    prior_cwnd) (the kfunc).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "scalable.h"
 
@@ -61,11 +61,11 @@ void TCPCA_OPS(scalable_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			return;
 	}
-	tcp_cong_avoid_ai(tp, scalable_calc_ai_cnt(tp->snd_cwnd, &params), acked);
+	tcpca_cong_avoid_ai(tp, scalable_calc_ai_cnt(tp->snd_cwnd, &params), acked);
 }
 
 /* Multiplicative decrease by b = 1/2^md_shift (1/8). */

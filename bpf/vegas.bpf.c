@@ -41,7 +41,7 @@
  * held under the socket's snd_cwnd_clamp (readable; Vegas never sets it).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "vegas.bpf.h"
 
@@ -95,7 +95,7 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 
 	if (ca->cnt_rtt < VEGAS_MIN_SAMPLES) {
 		/* Most likely one delayed ACK per RTT: no basis for Vegas. */
-		tcp_reno_cong_avoid(sk, ack, acked);
+		tcpca_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
 
@@ -109,7 +109,7 @@ static __always_inline void vegas_adjust(struct sock *sk, u32 ack, u32 acked)
 		else
 			ca->ss_hold = 0;
 		if (!ca->ss_hold)
-			tcp_slow_start(tp, acked);
+			tcpca_slow_start(tp, acked);
 	} else {
 		ca->ss_hold = 0;
 	}
@@ -130,7 +130,7 @@ void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 
 	TCPCA_COUNT(cong_avoid);
 	if (!ca->doing_vegas_now) {
-		tcp_reno_cong_avoid(sk, ack, acked);
+		tcpca_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
 
@@ -140,7 +140,7 @@ void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		ca->cnt_rtt = 0;
 		ca->min_rtt = VEGAS_RTT_NONE;
 	} else if (tcp_in_slow_start(tp) && !ca->ss_hold) {
-		tcp_slow_start(tp, acked);
+		tcpca_slow_start(tp, acked);
 	}
 }
 

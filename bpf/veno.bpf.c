@@ -38,7 +38,7 @@
  *  - undo is Reno's (the kfunc tcp_reno_undo_cwnd).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "veno.h"
 
@@ -106,12 +106,12 @@ static __always_inline void veno_grow(struct sock *sk, struct veno_ca *ca, u32 a
 	ca->diff = veno_diff(tp->snd_cwnd, ca->base_rtt, ca->min_rtt);
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			goto done;
 	}
 	if (!veno_congestive(ca->diff, params.beta)) {
-		tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+		tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 	} else {
 		w.cwnd = tp->snd_cwnd;
 		w.cwnd_cnt = tp->snd_cwnd_cnt;
@@ -132,14 +132,14 @@ void TCPCA_OPS(veno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 
 	TCPCA_COUNT(cong_avoid);
 	if (!ca->doing_veno_now) {
-		tcp_reno_cong_avoid(sk, ack, acked);
+		tcpca_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
 	if (ca->cnt_rtt < VENO_MIN_SAMPLES)
-		tcp_reno_cong_avoid(sk, ack, acked);	/* too few samples to judge */
+		tcpca_reno_cong_avoid(sk, ack, acked);	/* too few samples to judge */
 	else
 		veno_grow(sk, ca, acked);
 	/* The next ACK's samples start a fresh filter. */

@@ -37,7 +37,7 @@
  *    BWE x RTTmin / mss computed (what the next loss will set).
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "westwood.h"
 
@@ -159,7 +159,7 @@ void TCPCA_OPS(westwood_in_ack_event, struct sock *sk, u32 flags)
 void TCPCA_OPS(westwood_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	TCPCA_COUNT(cong_avoid);
-	tcp_reno_cong_avoid(sk, ack, acked);
+	tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
 /* Reno's, as the module's: the Westwood+ values come with cwnd_event below. */

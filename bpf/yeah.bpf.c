@@ -38,7 +38,7 @@
  *    start's leftover ACKs too.
  */
 #include "tcpca.bpf.h"
-#include "tcpca_observe.bpf.h"
+#include "tcpca_kernel.bpf.h"
 #include "tcpca_params.h"
 #include "vegas.bpf.h"
 #include "yeah.h"
@@ -115,14 +115,14 @@ void TCPCA_OPS(yeah_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 		return;
 
 	if (tcp_in_slow_start(tp)) {
-		acked = tcp_slow_start(tp, acked);
+		acked = tcpca_slow_start(tp, acked);
 		if (!acked)
 			goto rtt_end;
 	}
 	if (!ca->doing_reno_now)
-		tcp_cong_avoid_ai(tp, min(tp->snd_cwnd, YEAH_AI_CNT), acked);	/* Scalable */
+		tcpca_cong_avoid_ai(tp, min(tp->snd_cwnd, YEAH_AI_CNT), acked);	/* Scalable */
 	else
-		tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);			/* Reno */
+		tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);			/* Reno */
 
 rtt_end:
 	if (!after(ack, ca->vegas.beg_snd_nxt))

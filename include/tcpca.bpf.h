@@ -56,7 +56,8 @@ static __always_inline bool tcp_in_slow_start(const struct tcp_sock *tp)
  * the stack marked the flow cwnd-limited, else, in slow start only, while
  * cwnd < 2 * max_packets_out.  The rule itself is tcpca_cwnd_limited()
  * (tcpca_tcp.h, unit-tested); both fields exist in every kernel we load on
- * (6.1 and 6.18), so they are read by CO-RE without a fallback.
+ * (5.10 to 7.3), so they are read by CO-RE without a fallback.  On 5.10,
+ * whose own rule is the older one, tcpca still applies this one.
  */
 static __always_inline bool tcp_is_cwnd_limited(const struct sock *sk)
 {
@@ -84,7 +85,11 @@ static __always_inline bool after(u32 seq1, u32 seq2)
 #define min_t(t, a, b) min((t)(a), (t)(b))
 #define max_t(t, a, b) max((t)(a), (t)(b))
 
-/* Exported by net/ipv4/bpf_tcp_ca.c as kfuncs. */
+/*
+ * Exported by net/ipv4/bpf_tcp_ca.c as kfuncs from 5.13 on.  Algorithms call
+ * them through include/tcpca_kernel.bpf.h, which has a BPF copy of each for
+ * older kernels; the hook-cost bench's floor calls them as they are.
+ */
 extern __u32 tcp_slow_start(struct tcp_sock *tp, __u32 acked) __ksym;
 extern void tcp_cong_avoid_ai(struct tcp_sock *tp, __u32 w, __u32 acked) __ksym;
 extern __u32 tcp_reno_ssthresh(struct sock *sk) __ksym;

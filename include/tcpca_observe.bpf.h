@@ -38,24 +38,6 @@ struct {
 			__c->field++;					\
 	} while (0)
 
-/*
- * Reno's parts, which the modules share by pointing their ops at the
- * kernel's functions: here the same functions (kfuncs), counted as every
- * hook is.  And every set_state hook counts the change, an entry to Loss
- * being an RTO.
- */
-static __always_inline u32 tcpca_reno_ssthresh(struct sock *sk)
-{
-	TCPCA_COUNT(ssthresh);
-	return tcp_reno_ssthresh(sk);
-}
-
-static __always_inline u32 tcpca_reno_undo_cwnd(struct sock *sk)
-{
-	TCPCA_COUNT(undo_cwnd);
-	return tcp_reno_undo_cwnd(sk);
-}
-
 static __always_inline void tcpca_count_state(u8 new_state)
 {
 	TCPCA_COUNT(set_state);
@@ -90,36 +72,6 @@ static __always_inline void tcpca_event(const struct sock *sk, u32 kind,
 	e->v[2] = v2;
 	e->v[3] = v3;
 	bpf_ringbuf_submit(e, 0);
-}
-
-/*
- * snd_cwnd_clamp cannot be stored to by a BPF CA, but bpf_setsockopt(SOL_TCP,
- * TCP_BPF_SNDCWND_CLAMP) sets it from every tcp_congestion_ops hook except
- * release (net/ipv4/bpf_tcp_ca.c, since 5.15; 6.1 and 6.18 both allow it).
- * That option also sets snd_ssthresh to the same value, which a module's
- * "tp->snd_cwnd_clamp = x" does not do, so ssthresh is put back (it is
- * writable).  Where the call fails (never seen; e.g. a kernel that stops
- * offering the option), the program still caps cwnd with tcpca_cap_cwnd(),
- * so the clamp holds for the algorithm's own updates if not for the stack's.
- * Counted as clamp_set / clamp_set_failed.
- */
-#define SOL_TCP		6
-
-static __always_inline int tcpca_set_cwnd_clamp(struct sock *sk, u32 clamp)
-{
-	struct tcp_sock *tp = tcp_sk(sk);
-	u32 ssthresh = tp->snd_ssthresh;
-	int val = (int)clamp, err;
-
-	if (tp->snd_cwnd_clamp == clamp)
-		return 0;
-	err = bpf_setsockopt(sk, SOL_TCP, TCP_BPF_SNDCWND_CLAMP, &val, sizeof(val));
-	tp->snd_ssthresh = ssthresh;
-	if (err)
-		TCPCA_COUNT(clamp_set_failed);
-	else
-		TCPCA_COUNT(clamp_set);
-	return err;
 }
 
 /*

@@ -46,4 +46,53 @@ static inline __u32 tcpca_current_ssthresh(__u32 cwnd, __u32 ssthresh, int cwr_o
 	return ssthresh > three_quarters ? ssthresh : three_quarters;
 }
 
+/*
+ * The window a Reno-style update works on: the four tcp_sock fields that
+ * tcp_slow_start() and tcp_cong_avoid_ai() read and write.
+ */
+struct tcpca_window {
+	__u32 cwnd;	/* snd_cwnd */
+	__u32 cnt;	/* snd_cwnd_cnt */
+	__u32 ssthresh;	/* snd_ssthresh */
+	__u32 clamp;	/* snd_cwnd_clamp */
+};
+
+/*
+ * tcp_slow_start() (net/ipv4/tcp_cong.c): cwnd grows by the segments acked
+ * but stops at ssthresh; what is left of acked goes on to congestion
+ * avoidance.  The clamp caps the result.  In u32 arithmetic, as the kernel's.
+ */
+static inline __u32 tcpca_slow_start_rule(struct tcpca_window *w, __u32 acked)
+{
+	__u32 cwnd = w->cwnd + acked < w->ssthresh ? w->cwnd + acked : w->ssthresh;
+
+	acked -= cwnd - w->cwnd;
+	w->cwnd = cwnd < w->clamp ? cwnd : w->clamp;
+	return acked;
+}
+
+/*
+ * tcp_cong_avoid_ai(): one segment more per w segments acked, the credit
+ * kept in cnt.  Credit gathered at a larger w is paid out as one segment
+ * first.  w = 0, which would divide by zero in the kernel, counts as 1.
+ */
+static inline void tcpca_cong_avoid_ai_rule(struct tcpca_window *w, __u32 per, __u32 acked)
+{
+	if (!per)
+		per = 1;
+	if (w->cnt >= per) {
+		w->cnt = 0;
+		w->cwnd++;
+	}
+	w->cnt += acked;
+	if (w->cnt >= per) {
+		__u32 delta = w->cnt / per;
+
+		w->cnt -= delta * per;
+		w->cwnd += delta;
+	}
+	if (w->cwnd > w->clamp)
+		w->cwnd = w->clamp;
+}
+
 #endif /* TCPCA_TCP_H */

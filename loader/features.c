@@ -6,11 +6,13 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "tcpca.h"
+#include "tcpca_features.h"
 
 #ifndef BPF_F_LINK
 #define BPF_F_LINK	(1U << 13)
@@ -18,6 +20,17 @@
 #define CA_VALUE_TYPE	"bpf_struct_ops_tcp_congestion_ops"
 
 static int probed_mode = -1;
+
+/* The kernel's BTF (tests name another file: TCPCA_VMLINUX_BTF), or NULL said. */
+static struct btf *vmlinux_btf(void)
+{
+	const char *path = getenv("TCPCA_VMLINUX_BTF");
+	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+
+	if (!btf)
+		err("cannot read the kernel's BTF: %s", strerror(errno));
+	return btf;
+}
 
 /* A BTF of our own with one int in it: a struct_ops map must name a user BTF. */
 static int tiny_btf_fd(void)
@@ -47,12 +60,9 @@ int kernel_reg_mode(void)
 
 	if (probed_mode >= 0)
 		return probed_mode;
-	vmlinux = getenv("TCPCA_VMLINUX_BTF") ? btf__parse(getenv("TCPCA_VMLINUX_BTF"), NULL) :
-					       btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		err("cannot read the kernel's BTF: %s", strerror(errno));
+	vmlinux = vmlinux_btf();
+	if (!vmlinux)
 		return -ENOENT;
-	}
 	id = btf__find_by_name_kind(vmlinux, CA_VALUE_TYPE, BTF_KIND_STRUCT);
 	size = id > 0 ? btf__resolve_size(vmlinux, id) : -1;
 	btf__free(vmlinux);
@@ -91,4 +101,127 @@ int kernel_reg_mode(void)
 const char *reg_mode_name(int mode)
 {
 	return mode == REG_LINK ? "link" : "map";
+}
+
+/*
+ * What BPF congestion control may call on this kernel beyond 5.10's, found
+ * by loading a two- or ten-instruction CA hook that makes the call: the
+ * verifier accepts it exactly where the kernel allows it.  Kfunc calls came
+ * in 5.13 (5.10 says "BPF_CALL uses reserved fields"), bpf_setsockopt() for
+ * a CA in 5.15 ("unknown func").  The objects take the answer in their
+ * tcpca_kernel (include/tcpca_features.h).
+ */
+#define BPF_PSEUDO_KFUNC_CALL_	2	/* absent from older uapi headers */
+#define SOL_TCP_		6
+#define TCP_BPF_SNDCWND_CLAMP_	1002
+#define INSN(c, d, s, o, i) ((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+						.off = (o), .imm = (i) })
+
+static int probed_features = -1;
+
+static int member_index(const struct btf *btf, const struct btf_type *t, const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return i;
+	return -1;
+}
+
+/* 1: the kernel verified this hook of tcp_congestion_ops; 0: it refused it. */
+static int hook_loads(const struct btf *vmlinux, const char *member,
+		      const struct bpf_insn *insns, size_t n, const char *what)
+{
+	char log[4096] = "";
+	int ops, idx, fd;
+
+	ops = btf__find_by_name_kind(vmlinux, "tcp_congestion_ops", BTF_KIND_STRUCT);
+	idx = ops > 0 ? member_index(vmlinux, btf__type_by_id(vmlinux, ops), member) : -1;
+	if (idx < 0)
+		return 0;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = idx, .attach_btf_id = ops,
+		    .log_buf = log, .log_size = sizeof(log), .log_level = 1);
+	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, "tcpca_probe", "GPL", insns, n, &opts);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	info_verbose("kernel: no %s (the probe's verifier log ends: %.200s)", what,
+		     strlen(log) > 200 ? log + strlen(log) - 200 : log);
+	return 0;
+}
+
+static int probe_kfuncs(const struct btf *vmlinux)
+{
+	int fn = btf__find_by_name_kind(vmlinux, "tcp_reno_ssthresh", BTF_KIND_FUNC);
+	const struct bpf_insn insns[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 1, 0, 0),		/* r1 = sk */
+		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL_, 0, fn),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return fn > 0 && hook_loads(vmlinux, "ssthresh", insns, 3, "kfunc calls (they came in 5.13)");
+}
+
+static int probe_setsockopt(const struct btf *vmlinux)
+{
+	const struct bpf_insn insns[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 1, 0, 0),		/* r1 = sk */
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 10),		/* clamp = 10 */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 2, 0, 0, SOL_TCP_),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 3, 0, 0, TCP_BPF_SNDCWND_CLAMP_),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 4, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, -4),		/* &clamp */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 5, 0, 0, 4),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_setsockopt),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return hook_loads(vmlinux, "init", insns, 10, "bpf_setsockopt for a CA (it came in 5.15)");
+}
+
+/* Tests take the older kernels' paths here too: TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt. */
+static unsigned int features_withheld(void)
+{
+	const char *w = getenv("TCPCA_KERNEL_WITHOUT");
+	unsigned int mask = 0;
+
+	if (w && strstr(w, "kfuncs"))
+		mask |= TCPCA_KF_KFUNCS;
+	if (w && strstr(w, "setsockopt"))
+		mask |= TCPCA_KF_SETSOCKOPT;
+	return mask;
+}
+
+int kernel_features(void)
+{
+	struct btf *vmlinux;
+
+	if (probed_features >= 0)
+		return probed_features;
+	vmlinux = vmlinux_btf();
+	if (!vmlinux)
+		return -ENOENT;
+	probed_features = (probe_kfuncs(vmlinux) ? TCPCA_KF_KFUNCS : 0) |
+			  (probe_setsockopt(vmlinux) ? TCPCA_KF_SETSOCKOPT : 0);
+	btf__free(vmlinux);
+	probed_features &= ~features_withheld();
+	info_verbose("kernel: %s", kernel_features_text(probed_features));
+	return probed_features;
+}
+
+/* "kfuncs, bpf_setsockopt" or what stands in for them */
+const char *kernel_features_text(int features)
+{
+	static char text[128];
+
+	snprintf(text, sizeof(text), "%s, %s",
+		 features & TCPCA_KF_KFUNCS ? "the kernel's Reno functions (kfuncs)" :
+					      "BPF copies of the kernel's Reno functions (no kfuncs before 5.13)",
+		 features & TCPCA_KF_SETSOCKOPT ? "bpf_setsockopt" :
+						  "no bpf_setsockopt (5.15): snd_cwnd_clamp by min() only");
+	return text;
 }

@@ -84,8 +84,8 @@ static int image_read(const struct tcpca_alg *alg, const char *path, struct imag
 	return 0;
 }
 
-/* The iterator shows only sockets running this CA: it learns the name from .rodata. */
-static int set_rodata_name(struct bpf_object *obj, const char *name)
+/* Where the object's .rodata holds the variable var (size bytes at least), or NULL. */
+static char *rodata_var(struct bpf_object *obj, const char *var_name, size_t want)
 {
 	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_var_secinfo *vi;
@@ -98,19 +98,38 @@ static int set_rodata_name(struct bpf_object *obj, const char *name)
 	map = bpf_object__find_map_by_name(obj, ".rodata");
 	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
 	if (!map || id < 0)
-		return 0;	/* no iterator, nothing to tell */
+		return NULL;
 	data = (char *)bpf_map__initial_value(map, &size);
 	sec = btf__type_by_id(btf, id);
 	vi = btf_var_secinfos(sec);
 	for (i = 0; i < btf_vlen(sec); i++, vi++) {
 		const struct btf_type *var = btf__type_by_id(btf, vi->type);
 
-		if (strcmp(btf__name_by_offset(btf, var->name_off), "tcpca_ca_name"))
-			continue;
-		if (!data || vi->offset + TCPCA_NAME_MAX > size || vi->size < TCPCA_NAME_MAX)
-			return -EINVAL;
-		strncpy(data + vi->offset, name, TCPCA_NAME_MAX);
+		if (!strcmp(btf__name_by_offset(btf, var->name_off), var_name))
+			return data && vi->offset + want <= size && vi->size >= want ?
+			       data + vi->offset : NULL;
 	}
+	return NULL;
+}
+
+/*
+ * What the program learns before load: the name it runs under (its iterator
+ * shows only sockets running this CA), and what this kernel lets it call
+ * (include/tcpca_kernel.bpf.h).  An object without these variables has
+ * nothing to learn.
+ */
+static int set_rodata(struct bpf_object *obj, const char *name)
+{
+	char *ca_name = rodata_var(obj, "tcpca_ca_name", TCPCA_NAME_MAX);
+	char *kernel = rodata_var(obj, "tcpca_kernel", sizeof(__u32));
+	int features = kernel_features();
+
+	if (features < 0)
+		return features;
+	if (ca_name)
+		strncpy(ca_name, name, TCPCA_NAME_MAX);
+	if (kernel)
+		memcpy(kernel, &features, sizeof(__u32));
 	return 0;
 }
 
@@ -307,7 +326,7 @@ static int load_ops_object(const struct tcpca_alg *alg, struct image *im, const 
 	ops = ops_map(obj);
 	if ((mode == REG_LINK &&
 	     (e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK))) ||
-	    (e = set_params(obj, alg, o->values)) || (e = set_rodata_name(obj, name)) ||
+	    (e = set_params(obj, alg, o->values)) || (e = set_rodata(obj, name)) ||
 	    (e = load_object(obj, what)))
 		return e;
 	return 0;

@@ -129,6 +129,10 @@ static int cmd_list(const char *pin_dir)
 	}
 	if (geteuid() != 0)
 		return 0;
+	n = kernel_features();
+	if (n >= 0 && kernel_reg_mode() >= 0)
+		printf("\nthis kernel: registers by %s; %s\n", reg_mode_name(kernel_reg_mode()),
+		       kernel_features_text(n));
 	n = pin_names(pin_dir, names, MAX_REGISTERED);
 	printf("\nregistered under %s:\n", pin_dir);
 	if (n <= 0)

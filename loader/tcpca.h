@@ -91,6 +91,8 @@ int tcpca_apply(const char *path, const char *pin_dir, bool dry_run);
 enum reg_mode { REG_LINK, REG_MAP };	/* who owns a registration: its link, its map */
 int kernel_reg_mode(void);		/* enum reg_mode, or -errno with the cause said */
 const char *reg_mode_name(int mode);
+int kernel_features(void);		/* TCPCA_KF_* (tcpca_features.h), or -errno said */
+const char *kernel_features_text(int features);
 
 /* params.c: NAME=VALUE against an algorithm's table */
 int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);

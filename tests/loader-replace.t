@@ -52,7 +52,8 @@ for by in "${modes[@]}"; do
 	t1=$!
 	xfer_check "$C" "$S" 12000000 "$N" >"$x2" &
 	t2=$!
-	sleep 0.3	# the sink listens (python starts in ~0.1 s here)
+	# the churn starts once the sink listens (python takes 0.1 s here, seconds in a loaded VM)
+	for _ in $(seq 200); do nsx "$S" ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.05; done
 	nsx "$C" timeout 200 "$XFER" churn "$SERVER_IP" "$port" "$N" 180 "$stop" >"$churned" &
 	churn=$!
 	wait_inits "$N" 20; ok $? "$by: vegas has started 20 sockets (the churn's and the transfers')"

@@ -37,6 +37,12 @@ like() {	# like GOT EREGEX DESCRIPTION
 		ok 1 "$@"; diag "got '$got', expected to match /$re/"; return 1; fi
 }
 
+unlike() {	# unlike GOT EREGEX DESCRIPTION
+	local got=$1 re=$2; shift 2
+	if ! printf '%s' "$got" | grep -Eq -- "$re"; then ok 0 "$@"; else
+		ok 1 "$@"; diag "got '$got', expected not to match /$re/"; return 1; fi
+}
+
 # cmp_ok GOT OP EXPECTED DESCRIPTION, numeric (floats allowed): OP is one of < <= > >= ==
 cmp_ok() {
 	local got=$1 op=$2 want=$3; shift 3

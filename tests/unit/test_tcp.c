@@ -58,9 +58,67 @@ static void test_current_ssthresh(void)
 	     "no overflow at the largest cwnd");
 }
 
+/*
+ * The BPF copies of tcp_slow_start() and tcp_cong_avoid_ai() that kernels
+ * without the kfuncs (before 5.13) run, against what the kernel's do.
+ */
+static void test_slow_start(void)
+{
+	struct tcpca_window w = { .cwnd = 10, .ssthresh = 100, .clamp = 1000 };
+
+	is_u(tcpca_slow_start_rule(&w, 4), 0, "slow start: all 4 acked used");
+	is_u(w.cwnd, 14, "slow start: cwnd 10 + 4");
+	w = (struct tcpca_window){ .cwnd = 10, .ssthresh = 15, .clamp = 1000 };
+	is_u(tcpca_slow_start_rule(&w, 8), 3, "slow start: 3 of 8 left over at ssthresh 15");
+	is_u(w.cwnd, 15, "slow start: stops at ssthresh");
+	w = (struct tcpca_window){ .cwnd = 10, .ssthresh = 100, .clamp = 12 };
+	is_u(tcpca_slow_start_rule(&w, 8), 0, "slow start under a clamp: acked counted to ssthresh");
+	is_u(w.cwnd, 12, "slow start: the clamp caps cwnd");
+	w = (struct tcpca_window){ .cwnd = 20, .ssthresh = 15, .clamp = 1000 };
+	is_u(tcpca_slow_start_rule(&w, 2), 7, "above ssthresh: acked grows by cwnd - ssthresh (u32, as the kernel)");
+	is_u(w.cwnd, 15, "above ssthresh: cwnd set to ssthresh");
+}
+
+static void test_cong_avoid_ai(void)
+{
+	struct tcpca_window w = { .cwnd = 10, .ssthresh = 5, .clamp = 1000 };
+	unsigned int acks = 0;
+
+	/* one segment acked per ACK, w = cwnd: Reno's one segment per window */
+	while (w.cwnd == 10 && acks < 100) {
+		tcpca_cong_avoid_ai_rule(&w, w.cwnd, 1);
+		acks++;
+	}
+	is_u(acks, 10, "w = cwnd = 10: the 10th ACK of one segment adds one");
+	is_u(w.cnt, 0, "... and the credit is spent");
+	while (w.cwnd == 11 && acks < 100) {
+		tcpca_cong_avoid_ai_rule(&w, w.cwnd, 1);
+		acks++;
+	}
+	is_u(acks, 21, "then 11 more at cwnd 11");
+
+	w = (struct tcpca_window){ .cwnd = 10, .clamp = 1000 };
+	tcpca_cong_avoid_ai_rule(&w, 10, 25);
+	ok(w.cwnd == 12 && w.cnt == 5, "a stretch ACK of 25 at w 10: +2, 5 credited (cwnd %u cnt %u)",
+	   w.cwnd, w.cnt);
+	w = (struct tcpca_window){ .cwnd = 10, .cnt = 15, .clamp = 1000 };
+	tcpca_cong_avoid_ai_rule(&w, 10, 3);
+	ok(w.cwnd == 11 && w.cnt == 3, "credit 15 from a larger w: +1 and reset, then 3 credited (cwnd %u cnt %u)",
+	   w.cwnd, w.cnt);
+	w = (struct tcpca_window){ .cwnd = 50, .cnt = 49, .clamp = 50 };
+	tcpca_cong_avoid_ai_rule(&w, 50, 1);
+	ok(w.cwnd == 50 && w.cnt == 0, "at the clamp: the credit is spent, cwnd stays (cwnd %u cnt %u)",
+	   w.cwnd, w.cnt);
+	w = (struct tcpca_window){ .cwnd = 7, .clamp = 1000 };
+	tcpca_cong_avoid_ai_rule(&w, 0, 2);
+	ok(w.cwnd == 9 && w.cnt == 0, "w = 0 counts as 1 (cwnd %u cnt %u)", w.cwnd, w.cnt);
+}
+
 int main(void)
 {
 	test_cwnd_limited();
 	test_current_ssthresh();
+	test_slow_start();
+	test_cong_avoid_ai();
 	return done_testing();
 }

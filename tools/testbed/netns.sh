@@ -38,6 +38,9 @@ version_code() { local IFS=.; set -- $1; echo $(( ($1 << 16) + (${2:-0} << 8) ))
 kernel_version_code() { local v; v=$(uname -r); version_code "${v%%[-+]*}"; }
 # How the loader registers here: by link from 6.4 on, by map update before.
 kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && echo link || echo map; }
+# What a CA program may call here: kfuncs from 5.13, bpf_setsockopt from 5.15.
+kernel_has_kfuncs() { [ "$(kernel_version_code)" -ge "$(version_code 5.13)" ]; }
+kernel_has_ca_setsockopt() { [ "$(kernel_version_code)" -ge "$(version_code 5.15)" ]; }
 
 # Unload every algorithm the test registered under its own pin directory.
 use_test_pin_dir() {
