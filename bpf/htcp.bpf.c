@@ -17,10 +17,11 @@
  *    microseconds (ack_sample->rtt_us, tp->tcp_mstamp) and Delta in
  *    milliseconds of tcp_mstamp.  Same formulas, without the rounding;
  *    reading HZ would need the kernel's config.
- *  - alpha(Delta) is computed in 64 bits and capped at 2^24 (a day without
- *    a loss); the module's 32-bit (diff/2)^2 wraps after 524 s without a
- *    loss at HZ=250 (131 s at HZ=1000), when alpha falls back to a small
- *    value.  The test cnt * alpha >= cwnd is in 64 bits too.
+ *  - alpha(Delta) is computed in 64 bits and capped at 2^24 (2.3 h without
+ *    a loss), alpha itself saturates at 2^32 - 1; the module's 32-bit
+ *    (diff/2)^2 wraps after 524 s without a loss at HZ=250 (131 s at
+ *    HZ=1000), when alpha falls back to a small value.  The test
+ *    cnt * alpha >= cwnd is in 64 bits too.
  *  - pkts_acked is 32 bits (the module's u16 truncates an ACK of over
  *    65535 segments), beta and modeswitch are words, not bytes.
  *  - The state also keeps the window of the last loss for the iterator,

@@ -65,7 +65,8 @@ struct htcp_params {
 #define HTCP_RTT_REF_US		100000U		/* RTT scaling is relative to 100 ms */
 #define HTCP_SCALE_MIN		4U		/* 100 ms / RTTmin, << 3, within [0.5, 10] */
 #define HTCP_SCALE_MAX		80U
-#define HTCP_FACTOR_MAX		(1U << 24)	/* keeps alpha within 32 bits (a day without a loss) */
+#define HTCP_FACTOR_MAX		(1U << 24)	/* alpha(Delta) after ~2.3 h without a loss */
+#define HTCP_ALPHA_MAX		0xffffffffU	/* alpha saturates here instead of wrapping */
 #define HTCP_MAX_RTT_FADE	95U		/* RTTmax keeps 95% of its excess over RTTmin per loss */
 #define HTCP_CCOUNT_RESET	3U		/* bandwidth: restart the estimate within 3 RTTmin of a loss */
 
@@ -102,12 +103,15 @@ static inline __u32 htcp_calc_scale(__u32 min_rtt_us)
 
 /*
  * alpha << 7, the increase in segments per RTT: 2 (1 - beta) alpha(Delta),
- * times RTTmin / 100 ms with use_rtt_scaling once RTTmin is known.
+ * times RTTmin / 100 ms with use_rtt_scaling once RTTmin is known.  In 64
+ * bits and saturated: RTT scaling doubles a capped factor to 2^25, and
+ * 2 x 2^25 x 64 (beta 0.5) is 2^32, which would wrap to 0 and so to 1.0.
  */
 static inline __u32 htcp_calc_alpha(__u32 cong_ms, __u32 min_rtt_us, __u32 beta,
 				    const struct htcp_params *p)
 {
-	__u32 factor = htcp_calc_factor(cong_ms), alpha;
+	__u32 factor = htcp_calc_factor(cong_ms);
+	__u64 alpha;
 
 	if (p->use_rtt_scaling && min_rtt_us) {
 		factor = (factor << 3) / htcp_calc_scale(min_rtt_us);
@@ -116,8 +120,10 @@ static inline __u32 htcp_calc_alpha(__u32 cong_ms, __u32 min_rtt_us, __u32 beta,
 	}
 	if (beta > HTCP_ALPHA_BASE)
 		beta = HTCP_ALPHA_BASE;
-	alpha = 2 * factor * (HTCP_ALPHA_BASE - beta);
-	return alpha ? alpha : HTCP_ALPHA_BASE;
+	alpha = 2ULL * factor * (HTCP_ALPHA_BASE - beta);
+	if (!alpha)
+		return HTCP_ALPHA_BASE;
+	return alpha < HTCP_ALPHA_MAX ? (__u32)alpha : HTCP_ALPHA_MAX;
 }
 
 /* The bandwidth switch: the peak throughput left [0.8, 1.2] x the previous one. */

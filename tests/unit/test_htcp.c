@@ -93,7 +93,9 @@ static void test_factor(void)
 		ok(fabs(ours - want) <= 1, "D = 600 s: %u, the paper's %.0f (no wrap)", ours, want);
 		ok(mod < want / 2, "... where the module's 32-bit arithmetic has wrapped to %u", mod);
 	}
-	is_u(htcp_calc_factor(0xffffffffU), HTCP_FACTOR_MAX, "capped at 2^24 (49 days)");
+	is_u(htcp_calc_factor(0xffffffffU), HTCP_FACTOR_MAX, "capped at 2^24 (D > 2.3 h)");
+	ok(htcp_calc_factor(8100000) < HTCP_FACTOR_MAX && htcp_calc_factor(8200000) == HTCP_FACTOR_MAX,
+	   "the cap is reached between 2.25 and 2.28 h without a loss");
 }
 
 /* alpha << 7 against 2 (1 - beta) alpha(D) (RTTmin / 100 ms). */
@@ -151,6 +153,12 @@ static void test_alpha(void)
 	     "RTTmin 1 s: capped at twice");
 	is_u(htcp_calc_alpha(11000, 10000, HTCP_BETA_MIN, &defaults), (126 * 8 / 80) * 128,
 	     "RTTmin 10 ms: a tenth (truncated)");
+	/* past the factor's cap, RTT scaling doubles it: 2 x 2^25 x 64 = 2^32 */
+	is_u(htcp_calc_alpha(3 * 3600 * 1000, 250000, HTCP_BETA_MIN, &defaults), HTCP_ALPHA_MAX,
+	     "RTTmin 250 ms, beta 0.5, 3 h without a loss: alpha saturates (not 2^32 wrapped to 1.0)");
+	ok(htcp_calc_alpha(3 * 3600 * 1000, 250000, HTCP_BETA_MIN, &defaults) >=
+	   htcp_calc_alpha(2 * 3600 * 1000, 250000, HTCP_BETA_MIN, &defaults),
+	   "RTTmin 250 ms: alpha never falls as Delta grows (2 h -> 3 h)");
 }
 
 static void test_beta(void)
