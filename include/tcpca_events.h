@@ -11,8 +11,11 @@
 
 struct tcpca_event {
 	__u64 time_ns;		/* bpf_ktime_get_ns() */
-	__u32 saddr, daddr;	/* IPv4, network byte order; 0 for IPv6 */
+	__u8 saddr[16];		/* network byte order: IPv6, or IPv4 in the first 4 bytes */
+	__u8 daddr[16];
+	__u16 family;		/* AF_INET or AF_INET6 */
 	__u16 sport, dport;	/* host byte order */
+	__u16 pad;
 	__u32 cwnd;		/* packets, after the decision */
 	__u32 ssthresh;		/* packets */
 	__u32 srtt_us;

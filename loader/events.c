@@ -26,17 +26,20 @@ static void on_signal(int sig)
 static int print_event(void *ctx, void *data, size_t size)
 {
 	const struct tcpca_event *e = data;
-	char src[INET_ADDRSTRLEN], dst[INET_ADDRSTRLEN];
+	int v6 = e->family == AF_INET6;
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
-	inet_ntop(AF_INET, &e->saddr, src, sizeof(src));
-	inet_ntop(AF_INET, &e->daddr, dst, sizeof(dst));
-	printf("%llu.%09llu,%s:%u,%s:%u,%u,%u,%u,%u,%u,%u,%u,%u\n",
+	inet_ntop(v6 ? AF_INET6 : AF_INET, e->saddr, src, sizeof(src));
+	inet_ntop(v6 ? AF_INET6 : AF_INET, e->daddr, dst, sizeof(dst));
+	/* as ss writes them: [v6]:port */
+	printf("%llu.%09llu,%s%s%s:%u,%s%s%s:%u,%u,%u,%u,%u,%u,%u,%u,%u\n",
 	       (unsigned long long)(e->time_ns / 1000000000),
 	       (unsigned long long)(e->time_ns % 1000000000),
-	       src, e->sport, dst, e->dport, e->kind, e->cwnd, e->ssthresh, e->srtt_us,
+	       v6 ? "[" : "", src, v6 ? "]" : "", e->sport, v6 ? "[" : "", dst, v6 ? "]" : "",
+	       e->dport, e->kind, e->cwnd, e->ssthresh, e->srtt_us,
 	       e->v[0], e->v[1], e->v[2], e->v[3]);
 	return 0;
 }

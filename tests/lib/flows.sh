@@ -10,9 +10,10 @@ needs_ecn() { [ "$1" = dctcp ]; }
 
 # xfer_check CLIENT_NS SERVER_NS BYTES [CA [SERVER_CA]]: send BYTES, print
 # the sender's "ca=NAME" and return 0 only if the receiver's hash and count
-# match the sender's.
+# match the sender's.  To SERVER_IP, or to XFER_TO (e.g. SERVER_IP6) if set.
 xfer_check() {
 	local c=$1 s=$2 bytes=$3 ca=${4:-} sca=${5:-} port=$((20000 + RANDOM % 20000))
+	local SERVER_IP=${XFER_TO:-$SERVER_IP}
 	local out got sent
 	out=$(mktemp)
 	on_exit "rm -f '$out'"

@@ -67,7 +67,24 @@ veth_pair() {
 	ip -n "$s" link set veth0 up
 }
 
+# veth6_pair CLIENT_NS SERVER_NS RATE: a second link between them, IPv6
+# only (CLIENT_IP6 <-> SERVER_IP6), at RATE both ways (tbf), so that a
+# transfer over it lasts long enough to be looked at.
+veth6_pair() {
+	local c=$1 s=$2 rate=$3 ns
+	ip link add veth6 netns "$c" type veth peer name veth6 netns "$s" || return 1
+	ip -n "$c" addr add "$CLIENT_IP6/64" dev veth6 nodad
+	ip -n "$s" addr add "$SERVER_IP6/64" dev veth6 nodad
+	for ns in "$c" "$s"; do
+		ip -n "$ns" link set veth6 up
+		tc -n "$ns" qdisc add dev veth6 root tbf rate "$rate" burst 32kb latency 50ms || return 1
+	done
+}
+
 # shellcheck disable=SC2034 # for the scripts that source this
 CLIENT_IP=198.18.0.1
 # shellcheck disable=SC2034
 SERVER_IP=198.18.0.2
+# IPv6's benchmarking prefix (RFC 5180), as 198.18.0.0/15 is IPv4's
+CLIENT_IP6=2001:2::1
+SERVER_IP6=2001:2::2
