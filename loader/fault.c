@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fault injection, for tests/loader-crash.t only: TCPCA_FAULT=STEP[:kill|:err]
+ * Fault injection, for tests/loader-crash.t only: TCPCA_FAULT=STEP[:kill|:err|:stop]
  * stops the loader at the named step of a change to the pin directory, by
- * SIGKILL (a crash: nothing of ours runs after it) or by an error return
- * (the failure path runs).  The steps are the points between two changes
+ * SIGKILL (a crash: nothing of ours runs after it), by an error return
+ * (the failure path runs), or with :stop by SIGSTOP (a loader that hangs
+ * there, holding what it holds).  The steps are the points between two changes
  * that a crash can separate; README.md ("What a crash leaves") says what
  * each leaves behind.  Unset, it costs a getenv per step.
  */
@@ -26,6 +27,8 @@ int fault(const char *step)
 		return -EIO;
 	}
 	fflush(NULL);
+	if (f[n] && !strcmp(f + n + 1, "stop"))
+		return raise(SIGSTOP);
 	raise(SIGKILL);
 	return -EINTR;	/* not reached */
 }
