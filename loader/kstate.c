@@ -7,7 +7,7 @@
  *
  * The value's layout comes from vmlinux BTF (struct
  * bpf_struct_ops_tcp_congestion_ops): 6.1 has refcnt and state inline,
- * 6.9 and later wrap them in a "common" member.  Either way the state is
+ * later kernels (6.18 here) wrap them in a "common" member.  Either way the state is
  * INUSE (1) from the map update that registers until the element's delete
  * that unregisters; a map made for a link (BPF_F_LINK) is READY instead,
  * and registered while a link runs it.
@@ -62,7 +62,7 @@ static int layout_read(void)
 		goto out;
 	layout.value_type_id = id;
 	layout.value_size = v->size;
-	if ((tid = member_at(btf, v, "state", &off)) > 0) {		/* before 6.9 */
+	if ((tid = member_at(btf, v, "state", &off)) > 0) {		/* 6.1 */
 		layout.state_off = off;
 	} else if ((tid = member_at(btf, v, "common", &common)) > 0 &&
 		   (t = btf__type_by_id(btf, btf__resolve_type(btf, tid))) && btf_is_struct(t) &&

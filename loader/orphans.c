@@ -16,7 +16,7 @@
  *
  * A link that no pin holds is held by a process's fd (a loader between
  * bpf_link_create() and its pin, or one stopped there) and goes when that
- * process ends; --unload NAME detaches it where the kernel can (6.9+).
+ * process ends; --unload NAME detaches it where the kernel can (6.18 can).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -195,7 +195,7 @@ int orphan_find(const char *name, struct orphan *o)
 
 /*
  * By map: deleting the element unregisters (what --unload does with a
- * pinned map).  By link: detaching it, which kernels before 6.9 refuse.
+ * pinned map).  By link: detaching it, which older kernels refuse.
  * Asked again just before: a rename in another pin directory may have
  * hidden a pin from the first walk.
  */
@@ -220,7 +220,7 @@ int orphan_remove(const struct orphan *o)
 		e = -errno;
 		if (o->mode == REG_LINK && (e == -EOPNOTSUPP || e == -EINVAL))
 			err("cannot detach the link %u of the orphan '%s': this kernel cannot detach "
-			    "struct_ops links (6.9 and later can); it goes when the process holding it ends",
+			    "struct_ops links; it goes when the process holding it ends",
 			    o->link_id, o->name);
 		else
 			err("cannot unregister the orphan '%s' (%s): %s", o->name,

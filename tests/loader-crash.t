@@ -27,10 +27,12 @@ read -ra hows <<<"${TCPCA_CRASH_HOW:-kill err}"
 
 # the steps of each command (loader/*.c: fault("...")); "locked" is every
 # writer's first
-steps_load="locked load.verified load.dir load.pinned load.linked load.registered"
-steps_replace="locked replace.verified replace.staged replace.unregistered replace.swapped replace.adopting"
-steps_unload="locked unload.unregistered unpinning"
-steps_apply="locked apply.planned load.pinned apply.changed"
+declare -A steps=(
+	[load]="locked load.verified load.dir load.pinned load.linked load.registered"
+	[replace]="locked replace.verified replace.staged replace.unregistered replace.swapped replace.adopting"
+	[unload]="locked unload.unregistered unpinning"
+	[apply]="locked apply.planned load.pinned apply.changed"
+)
 
 # stopped HOW STEP COMMAND...: runs it stopped at STEP; true if it stopped
 # there.  After the kernel's swap a replace is done, and an error moving
@@ -55,8 +57,7 @@ stops=0
 for by in "${modes[@]}"; do
 	export TCPCA_REGISTER_BY=$by
 	for cmd in load replace unload apply; do
-		steps_var="steps_$cmd"
-		for step in ${!steps_var}; do
+		for step in ${steps[$cmd]}; do
 			# by link nothing is unregistered before the swap; by map nothing is linked
 			[ "$by" = link ] && [ "$step" = replace.unregistered ] && continue
 			[ "$by" = map ] && [ "$step" = load.linked ] && continue

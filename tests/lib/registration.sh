@@ -14,13 +14,13 @@ list_rows() {
 		END { print (row == "" ? "-" : row); print (orphan == "" ? "-" : orphan) }'
 }
 
-# struct_ops_map_is MAP NAME [INUSE]: the kernel's map MAP carries the CA
-# name NAME (and is registered by its map update, with INUSE)
+# struct_ops_map_is MAP NAME BY: the kernel's map MAP carries the CA name
+# NAME, and by map it is registered by its map update (in use)
 struct_ops_map_is() {
 	local dump
 	dump=$(bpftool -j struct_ops dump id "$1" 2>/dev/null) || return 1
 	grep -q "\"name\":\"$2\"" <<<"$dump" || return 1
-	[ -z "${3:-}" ] || grep -q '"state":"BPF_STRUCT_OPS_STATE_INUSE"' <<<"$dump"
+	[ "$3" != map ] || grep -q '"state":"BPF_STRUCT_OPS_STATE_INUSE"' <<<"$dump"
 }
 
 # tells_truth NAME: --list agrees with the kernel: the directory has a row
@@ -28,7 +28,7 @@ struct_ops_map_is() {
 # an orphan, not both; and the map it names carries NAME (in use, by map).
 # Says why not in $truth_said.
 tells_truth() {
-	local name=$1 rows row orphan registered=no by_row=no by_orphan=no dir=no map by
+	local name=$1 rows row orphan registered=no by_row=no by_orphan=no dir=no map by r
 	rows=$(list_rows "$name")
 	row=$(sed -n 1p <<<"$rows") orphan=$(sed -n 2p <<<"$rows")
 	ca_is_registered "$name" && registered=yes
@@ -36,6 +36,7 @@ tells_truth() {
 	[ "$row" != - ] && ! awk '{ exit !($6 == "unregistered" || $6 == "incomplete") }' <<<"$row" &&
 		by_row=yes
 	[ "$orphan" != - ] && by_orphan=yes
+	# shellcheck disable=SC2034 # for the caller's diagnostics
 	truth_said="kernel: registered=$registered, directory=$dir; --list: row '$row', orphan '$orphan'"
 	[ "$dir" = "$([ "$row" != - ] && echo yes || echo no)" ] || return 1
 	case "$registered:$by_row:$by_orphan" in
@@ -47,7 +48,7 @@ tells_truth() {
 		read -r _ _ by _ map _ <<<"$r"
 		[ "$map" != 0 ] || continue
 		if [ "$r" = "$orphan" ] || [ "$by_row" = yes ]; then
-			struct_ops_map_is "$map" "$name" $([ "$by" = map ] && echo INUSE) || return 1
+			struct_ops_map_is "$map" "$name" "$by" || return 1
 		fi
 	done
 	return 0
@@ -56,8 +57,7 @@ tells_truth() {
 # tells_truth_settled NAME: tells_truth, given up to 3 s for the kernel to
 # drop what a killed loader's fds held (it frees links from a work item)
 tells_truth_settled() {
-	local i
-	for i in $(seq 30); do
+	for _ in $(seq 30); do
 		tells_truth "$1" && return 0
 		sleep 0.1
 	done
