@@ -91,8 +91,8 @@ int change_begin(struct dir_change *c, const char *dir)
 		}
 		if ((e = lock_wait(c->lock_fd, dir, lock_timeout()))) {
 			if (e == -EBUSY)
-				err("%s is busy: another tcpca-load held its lock for %g s; try again",
-				    dir, lock_timeout());
+				err("%s is busy: waited %g s for another tcpca-load's lock on it; "
+				    "try again", dir, lock_timeout());
 			else
 				err("cannot lock %s: %s", dir, strerror(-e));
 			break;

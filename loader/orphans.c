@@ -143,7 +143,7 @@ static int find(struct orphan *o, int max, const char *name)
 	struct idset maps = {}, links = {}, so_links = {}, so_maps = {};
 	struct ops_map m;
 	__u32 id = 0;
-	int fd, n = 0;
+	int fd, e, n = 0;
 
 	owned(&maps, &links);
 	struct_ops_links(&so_links, &so_maps);
@@ -153,11 +153,10 @@ static int find(struct orphan *o, int max, const char *name)
 
 		if ((fd = bpf_map_get_fd_by_id(id)) < 0)
 			continue;
-		if (ops_map_read(fd, &m) || (name && strcmp(m.ca_name, name)) || !ops_map_is_tcpca(&m)) {
-			close(fd);
-			continue;
-		}
+		e = ops_map_read(fd, &m);
 		close(fd);
+		if (e || (name && strcmp(m.ca_name, name)))
+			continue;
 		if (m.link_made) {
 			for (int i = 0; i < so_maps.n && !link_id; i++)
 				if (so_maps.id[i] == m.id)
@@ -166,7 +165,7 @@ static int find(struct orphan *o, int max, const char *name)
 		} else {
 			orphan = m.in_use && !idset_has(&maps, m.id);
 		}
-		if (!orphan)
+		if (!orphan || !ops_map_is_tcpca(&m))	/* its BTF read only when it matters */
 			continue;
 		memset(&o[n], 0, sizeof(o[n]));
 		snprintf(o[n].name, sizeof(o[n].name), "%s", m.ca_name);

@@ -317,11 +317,12 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 		e = -EEXIST;
 		goto out;
 	}
-	/* one pass: verified, its directory, the leaves, the ops map, registered */
-	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)) || (e = fault("load.verified")) ||
-	    (e = change_mkdir(c, name)) || (e = fault("load.dir")) ||
-	    (e = pin_extras(c, obj, name)) ||
-	    (e = change_pin(c, bpf_map__fd(ops = ops_map(obj)), name, PIN_OPS)) ||
+	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)) || (e = fault("load.verified")))
+		goto out;
+	/* one pass: its directory, the leaves, the ops map, the registration */
+	ops = ops_map(obj);
+	if ((e = change_mkdir(c, name)) || (e = fault("load.dir")) ||
+	    (e = pin_extras(c, obj, name)) || (e = change_pin(c, bpf_map__fd(ops), name, PIN_OPS)) ||
 	    (e = fault("load.pinned")) ||
 	    (e = mode == REG_LINK ? register_by_link(c, ops, name, what) :
 				    register_by_map(ops, name, what))) {
