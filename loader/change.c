@@ -174,8 +174,8 @@ void change_rollback(struct dir_change *c)
 	}
 }
 
-/* Forget what was made so far: from here on it is the registration's, not the change's. */
-void change_keep(struct dir_change *c)
+/* Committed: what was made is the registration's from here on, never rolled back. */
+void change_commit(struct dir_change *c)
 {
 	c->nmade = 0;
 }

@@ -329,7 +329,7 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 		change_rollback(c);
 		goto out;
 	}
-	change_keep(c);
+	change_commit(c);
 	snprintf(o->registered, sizeof(o->registered), "%s", name);
 	o->mode = mode;
 	e = fault("load.registered");
@@ -572,7 +572,7 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 		goto out;
 	}
 	/* swapped: the staged pins are the registration's now, whatever follows */
-	change_keep(c);
+	change_commit(c);
 	snprintf(o->registered, sizeof(o->registered), "%s", name);
 	o->mode = s.mode;
 	if ((e = fault("replace.swapped")))

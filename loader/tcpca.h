@@ -151,7 +151,7 @@ void change_end(struct dir_change *c);				/* unlocks */
 int change_mkdir(struct dir_change *c, const char *sub);
 int change_pin(struct dir_change *c, int fd, const char *sub, const char *leaf);
 void change_rollback(struct dir_change *c);
-void change_keep(struct dir_change *c);
+void change_commit(struct dir_change *c);
 
 /* state.c: a registration under the pin directory as the kernel sees it */
 struct pin_state {
