@@ -6,7 +6,7 @@
 # which map runs), --apply brings the registration back whole, and
 # --unload leaves nothing behind.  Then an orphan made by hand (pins removed
 # under a registration by map): --list shows it, --unload NAME and --apply
-# remove it.
+# remove it.  An ops pin that is not a struct_ops map: an error.
 # TCPCA_CRASH_HOW (default "kill err") chooses the ways to stop.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -92,7 +92,7 @@ for by in "${modes[@]}"; do
 	done
 done
 unset TCPCA_REGISTER_BY
-diag "stops: $stops (kill and err at each step, ${modes[*]})"
+diag "stops: $stops (${hows[*]} at each step; ${modes[*]})"
 
 # An orphan by map: its pins removed by hand under a registration.
 orphan() {
@@ -118,6 +118,18 @@ out=$("${L[@]}" --apply /dev/null 2>&1)
 like "$out" "^remove orphan $N: vegas map [0-9]+, registered and owned by no pin$" \
 	"--apply of a file without it removes it too"
 is_clean "$N"; ok $? "... and nothing of it is left"
+
+# An ops pin that is not a struct_ops map is an error, not "unregistered":
+# --unload stops there and leaves the registration as it is
+TCPCA_REGISTER_BY=map "${L[@]}" --name "$N" reno >/dev/null || bail_out "cannot register $N by map"
+d="$TEST_PIN_DIR/$N"
+mv "$d/ops" "$d/kept" && mv "$d/counters" "$d/ops" || bail_out "cannot move pins in $d"
+out=$("${L[@]}" --unload "$N" 2>&1); rc=$?
+is "$rc|$out" "1|tcpca-load: cannot read the struct_ops map pinned at $d/ops: not a congestion control" \
+	"an ops pin that is no struct_ops map: --unload says so and fails"
+ca_is_registered "$N"; ok $? "... and leaves $N registered"
+mv "$d/ops" "$d/counters" && mv "$d/kept" "$d/ops" || bail_out "cannot move pins back in $d"
+"${L[@]}" --unload "$N" >/dev/null; is_clean "$N"; ok $? "... which unloads once its pins are right"
 
 if [ "$(kernel_reg_mode)" = link ]; then
 	# A link that only a process holds (a loader stopped between
