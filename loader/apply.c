@@ -212,12 +212,16 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 static int read_default(char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "r");
-	int ok = f && fgets(buf, size, f);
+	int ok, e;
 
-	if (f)
-		fclose(f);
+	if (!f)
+		return -errno;
+	errno = 0;
+	ok = fgets(buf, size, f) != NULL;
+	e = errno ? -errno : -EIO;	/* an empty read is no errno of its own */
+	fclose(f);
 	if (!ok)
-		return errno ? -errno : -EIO;
+		return e;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
