@@ -15,7 +15,10 @@
  * map.  The pinned map is its owner; --unload deletes the element.
  *
  * Either way nothing is registered without an owner in bpffs, at every
- * failure point (see register_by_link() and register_by_map()).
+ * failure point (see register_by_link() and register_by_map()).  Each
+ * function here runs inside one change to the pin directory (change.c):
+ * under its lock, checks and all, pinning through it, and on failure
+ * removing what it pinned, which is never another's.
  */
 #include <errno.h>
 #include <limits.h>

@@ -112,4 +112,5 @@ exec {lock}<&-
 "${L[@]}" --name "$N" reno >/dev/null; ok $? "once it is free, a writer goes ahead"
 "${L[@]}" --unload "$N" >/dev/null
 
+diag "$SECONDS s in all"
 done_testing

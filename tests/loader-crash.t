@@ -156,4 +156,5 @@ if [ "$(kernel_reg_mode)" = link ]; then
 	is_clean "$N"; ok $? "... and once the loader is gone nothing of it is left"
 fi
 
+diag "$SECONDS s in all"
 done_testing
