@@ -27,9 +27,12 @@ struct_ops_map_is() {
 # iff it exists; NAME is registered iff --list says so, by its pins or as
 # an orphan, not both; and the map it names carries NAME (in use, by map).
 # Says why not in $truth_said.
+# The rows it judged stay in $truth_rows, for is_whole and is_clean.
 tells_truth() {
 	local name=$1 rows row orphan registered=no by_row=no by_orphan=no dir=no map by r
 	rows=$(list_rows "$name")
+	# shellcheck disable=SC2034 # for the caller
+	truth_rows=$rows
 	row=$(sed -n 1p <<<"$rows") orphan=$(sed -n 2p <<<"$rows")
 	ca_is_registered "$name" && registered=yes
 	[ -d "$TEST_PIN_DIR/$name" ] && dir=yes
@@ -64,16 +67,18 @@ tells_truth_settled() {
 	return 1
 }
 
-# is_clean NAME: nothing of NAME anywhere: no directory, not registered, no orphan
+# is_clean NAME [ROWS]: nothing of NAME anywhere: no directory, not
+# registered, no orphan (ROWS: list_rows's, if just taken)
 is_clean() {
 	[ ! -e "$TEST_PIN_DIR/$1" ] && ! ca_is_registered "$1" &&
-		[ "$(list_rows "$1")" = "$(printf -- '-\n-')" ]
+		[ "${2:-$(list_rows "$1")}" = "$(printf -- '-\n-')" ]
 }
 
-# is_whole NAME MODE: registered by its own pins, every leaf there, nothing staged
+# is_whole NAME MODE [ROWS]: registered by its own pins, every leaf there,
+# nothing staged
 is_whole() {
-	local d="$TEST_PIN_DIR/$1" rows
-	rows=$(list_rows "$1")
+	local d="$TEST_PIN_DIR/$1" rows=${3:-}
+	[ -n "$rows" ] || rows=$(list_rows "$1")
 	[ -e "$d/ops" ] && [ -e "$d/counters" ] && [ -e "$d/sockets" ] && [ -e "$d/events" ] &&
 		[ ! -e "$d/next" ] && { [ "$2" = map ] || [ -e "$d/link" ]; } &&
 		awk -v m="$2" 'NR == 1 { ok = $3 == m && ($6 == "restricted" || $6 == "allowed") }
