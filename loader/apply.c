@@ -29,7 +29,7 @@
 #include <bpf/bpf.h>
 #include "tcpca.h"
 
-enum kind { REGISTER, REREGISTER, REPLACE, SET, DEFAULT, UNLOAD };
+enum kind { ORPHAN, REGISTER, REREGISTER, REPLACE, SET, DEFAULT, UNLOAD };
 
 struct change {
 	enum kind kind;
@@ -39,6 +39,7 @@ struct change {
 	bool old_allow;
 	__u32 old[TCPCA_PARAMS_MAX];
 	char old_default[TCPCA_NAME_MAX];
+	struct orphan orphan;			/* ORPHAN */
 	bool failed;
 };
 
@@ -138,21 +139,34 @@ static int pinned_map_name(const char *pin_dir, const char *name, char *buf, siz
 	return e;
 }
 
+static bool is_orphan(const struct plan *p, const char *name)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->ch[i].kind == ORPHAN && !strcmp(p->ch[i].name, name))
+			return true;
+	return false;
+}
+
 /* One line of the file against what is registered under its name. */
 static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_entry *e)
 {
 	char want[TCPCA_NAME_MAX] = "", have[TCPCA_NAME_MAX] = "", path[PATH_MAX];
 	const struct tcpca_alg *alg;
+	struct pin_state s;
 	struct change *c;
-	__u32 map_id, link_id, old[TCPCA_PARAMS_MAX];
+	__u32 old[TCPCA_PARAMS_MAX];
 	int r;
 
 	if (e->object && object_ops_name(e->object, want, sizeof(want))) {
 		p->errors++;
 		return;
 	}
-	if (!pin_exists(pin_dir, e->name)) {
-		if (ca_registered(e->name)) {
+	if (pin_state(pin_dir, e->name, &s)) {
+		p->errors++;
+		return;
+	}
+	if (!s.exists) {
+		if (ca_registered(e->name) && !is_orphan(p, e->name)) {
 			err("'%s' is already registered, not by tcpca under %s (the kernel's own, or "
 			    "another loader's or pin directory's): choose another name", e->name, pin_dir);
 			p->errors++;
@@ -161,13 +175,13 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 		add(p, REGISTER, e, e->name);
 		return;
 	}
-	if (!ca_registered(e->name)) {	/* pins a crash left of nothing registered */
+	if (!s.registered || s.incomplete) {	/* pins a crash left of nothing registered */
 		add(p, REREGISTER, e, e->name);
 		return;
 	}
 	/* An object is told by its ops table's name, which is all the kernel keeps of
 	 * it: one rebuilt under the same name is not seen (--replace swaps it in). */
-	alg = pin_alg(pin_dir, e->name, &map_id, &link_id);
+	alg = s.alg;
 	if (e->object && (r = pinned_map_name(pin_dir, e->name, have, sizeof(have)))) {
 		err("cannot read the struct_ops map pinned for '%s': %s", e->name, strerror(-r));
 		p->errors++;
@@ -182,9 +196,9 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 	}
 	if (!alg || !alg->nparams)
 		return;
-	pin_path(path, sizeof(path), pin_dir, e->name, PIN_PARAMS);
-	if ((r = params_read_pinned(path, old, alg->nparams))) {
-		err("cannot read %s: %s", path, strerror(-r));
+	if ((r = pin_path(path, sizeof(path), pin_dir, e->name, PIN_PARAMS)) ||
+	    (r = params_read_pinned(path, old, alg->nparams))) {
+		err("cannot read %s/%s/%s: %s", pin_dir, e->name, PIN_PARAMS, strerror(-r));
 		p->errors++;
 		return;
 	}
@@ -198,12 +212,16 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 static int read_default(char *buf, size_t size)
 {
 	FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "r");
-	int ok = f && fgets(buf, size, f);
+	int ok, e;
 
-	if (f)
-		fclose(f);
+	if (!f)
+		return -errno;
+	errno = 0;
+	ok = fgets(buf, size, f) != NULL;
+	e = errno ? -errno : -EIO;	/* an empty read is no errno of its own */
+	fclose(f);
 	if (!ok)
-		return -errno ? -errno : -EIO;
+		return e;
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -235,9 +253,26 @@ static void plan_default(struct plan *p, const struct tcpca_conf *conf)
 static int plan_make(struct plan *p, const struct tcpca_conf *conf, const char *pin_dir)
 {
 	static char names[TCPCA_CONF_MAX * 2][TCPCA_NAME_MAX];
+	static struct orphan orphans[TCPCA_CONF_MAX];
 	char ctx[PATH_MAX + 16], cur[TCPCA_NAME_MAX + 2] = "";
-	int i, n;
+	int i, n, r;
 
+	/* first: what no pin owns goes (by map; a link no pin holds is a
+	 * process's, which may be another directory's loader at work) */
+	n = orphans_find(orphans, ARRAY_SIZE(orphans));
+	if (n < 0) {
+		err("cannot look for orphans: %s", strerror(-n));
+		p->errors++;
+	}
+	for (i = 0; i < n; i++) {
+		if (orphans[i].mode == REG_LINK) {
+			note("'%s' is registered by link %u, which no pin holds: a process holds it, and "
+			     "it goes when that process ends (--unload %s detaches it)", orphans[i].name,
+			     orphans[i].link_id, orphans[i].name);
+			continue;
+		}
+		add(p, ORPHAN, NULL, orphans[i].name)->orphan = orphans[i];
+	}
 	for (i = 0; i < conf->n; i++) {
 		where(conf, conf->entries[i].line, ctx, sizeof(ctx));
 		plan_entry(p, pin_dir, &conf->entries[i]);
@@ -252,7 +287,10 @@ static int plan_make(struct plan *p, const struct tcpca_conf *conf, const char *
 		err("cannot read %s: %s", pin_dir, strerror(-n));
 		p->errors++;
 	}
-	read_default(cur, sizeof(cur));
+	if (n > 0 && (r = read_default(cur, sizeof(cur)))) {
+		err("cannot read net.ipv4.tcp_congestion_control: %s", strerror(-r));
+		p->errors++;
+	}
 	for (i = 0; i < n; i++) {
 		if (conf_find(conf, names[i]))
 			continue;
@@ -288,6 +326,10 @@ static void describe(const struct change *c, char *buf, size_t size)
 	unsigned int i;
 
 	switch (c->kind) {
+	case ORPHAN:
+		snprintf(buf, size, "remove orphan %s: %s map %u, registered and owned by no pin",
+			 c->name, what(c->orphan.alg, NULL), c->orphan.map_id);
+		break;
 	case REGISTER:
 	case REREGISTER:
 		n = snprintf(buf, size, "register %s %s%s", c->name, what(e->alg, e),
@@ -336,7 +378,7 @@ static int write_default(const char *name)
 	return e;
 }
 
-static int execute(const struct change *c, const char *pin_dir)
+static int execute(struct dir_change *dc, const struct change *c, const char *pin_dir)
 {
 	const struct conf_entry *e = c->e;
 	__u32 values[TCPCA_PARAMS_MAX];
@@ -350,14 +392,16 @@ static int execute(const struct change *c, const char *pin_dir)
 		o.allow = e->allow;
 	}
 	switch (c->kind) {
+	case ORPHAN:
+		return orphan_remove(&c->orphan);
 	case REREGISTER:
-		if ((r = tcpca_unregister(pin_dir, c->name)))
+		if ((r = tcpca_unregister(dc, c->name)))
 			return r;
 		/* fall through */
 	case REGISTER:
-		return tcpca_register(e->alg, &o);
+		return tcpca_register(dc, e->alg, &o);
 	case REPLACE:
-		if ((r = tcpca_replace(e->alg, &o)))
+		if ((r = tcpca_replace(dc, e->alg, &o)))
 			return r;
 		if (o.mode == REG_MAP)
 			note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
@@ -365,9 +409,9 @@ static int execute(const struct change *c, const char *pin_dir)
 			     c->name, o.gap_ns / 1e6);
 		return 0;
 	case SET:
-		pin_path(path, sizeof(path), pin_dir, c->name, PIN_PARAMS);
-		if ((r = params_write_pinned(path, e->values, e->alg->nparams)))
-			err("cannot write %s: %s", path, strerror(-r));
+		if ((r = pin_path(path, sizeof(path), pin_dir, c->name, PIN_PARAMS)) ||
+		    (r = params_write_pinned(path, e->values, e->alg->nparams)))
+			err("cannot write %s/%s/%s: %s", pin_dir, c->name, PIN_PARAMS, strerror(-r));
 		return r;
 	case DEFAULT:
 		if ((r = write_default(c->name)))
@@ -375,7 +419,7 @@ static int execute(const struct change *c, const char *pin_dir)
 			    strerror(-r));
 		return r;
 	case UNLOAD:
-		return tcpca_unregister(pin_dir, c->name);
+		return tcpca_unregister(dc, c->name);
 	}
 	return -EINVAL;
 }
@@ -391,20 +435,29 @@ static bool depends_failed(const struct plan *p, const struct change *c)
 
 int tcpca_apply(const char *path, const char *pin_dir, bool dry_run)
 {
+	static char names[TCPCA_CONF_MAX * 2][TCPCA_NAME_MAX];
+	struct dir_change dc = { .lock_fd = -1 };
 	struct tcpca_conf conf;
 	struct plan p = {};
 	char line[1024], ctx[PATH_MAX + 16];
-	int i, failed = 0, e;
+	int i, n, failed = 0, e;
 
 	if ((e = conf_read(path, &conf)))
 		return e;
-	if (!(p.ch = calloc(TCPCA_CONF_MAX * 3 + 1, sizeof(*p.ch)))) {
+	if (!(p.ch = calloc(TCPCA_CONF_MAX * 4 + 1, sizeof(*p.ch)))) {
 		conf_free(&conf);
 		return -ENOMEM;
 	}
-	if ((e = plan_make(&p, &conf, pin_dir)))
-		goto out;
-	if (!dry_run && p.n && (e = bpffs_prepare(pin_dir)))
+	/* a dry run only reads: no lock, and what a stopped --replace left is planned as it is */
+	if (!dry_run) {
+		if ((e = bpffs_prepare(pin_dir)) || (e = change_begin(&dc, pin_dir)))
+			goto out;
+		n = pin_names(pin_dir, names, ARRAY_SIZE(names));
+		for (i = 0; i < n; i++)
+			if ((e = tcpca_recover(&dc, names[i])))
+				goto out;
+	}
+	if ((e = plan_make(&p, &conf, pin_dir)) || (!dry_run && (e = fault("apply.planned"))))
 		goto out;
 	log_capture_libbpf();
 	for (i = 0; i < p.n; i++) {
@@ -420,10 +473,12 @@ int tcpca_apply(const char *path, const char *pin_dir, bool dry_run)
 		if (depends_failed(&p, c)) {
 			err("not made: %s (its registration failed)", line);
 			c->failed = true;
-		} else if (execute(c, pin_dir)) {
+		} else if (execute(&dc, c, pin_dir)) {
 			c->failed = true;
 		} else {
 			info("%s", line);
+			if ((e = fault("apply.changed")))
+				goto out;
 		}
 		err_context = NULL;
 		fflush(stdout);
@@ -438,6 +493,7 @@ int tcpca_apply(const char *path, const char *pin_dir, bool dry_run)
 		e = -EIO;
 	}
 out:
+	change_end(&dc);
 	err_context = NULL;
 	free(p.ch);
 	conf_free(&conf);

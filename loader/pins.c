@@ -108,17 +108,26 @@ bool pin_exists(const char *dir, const char *name)
 	return !pin_path(path, sizeof(path), dir, name, NULL) && access(path, F_OK) == 0;
 }
 
+/* Its leaves, then the directory: what a --replace that died left first. */
 int pin_remove(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	unsigned int i;
-	int e;
+	int e, removed = 0;
 
-	if (!strchr(name, '/') && snprintf(path, sizeof(path), "%s/" PIN_NEXT, name) < (int)sizeof(path))
-		pin_remove(dir, path);	/* what a --replace that died left */
-	for (i = 0; i < ARRAY_SIZE(leaves); i++)
-		if (!pin_path(path, sizeof(path), dir, name, leaves[i]))
-			unlink(path);
+	if (!strchr(name, '/') && snprintf(path, sizeof(path), "%s/" PIN_NEXT, name) < (int)sizeof(path) &&
+	    pin_exists(dir, path) && (e = pin_remove(dir, path)))
+		return e;
+	for (i = 0; i < ARRAY_SIZE(leaves); i++) {
+		if ((e = pin_path(path, sizeof(path), dir, name, leaves[i])))
+			return e;
+		if (unlink(path)) {
+			if (errno != ENOENT)
+				return -errno;
+		} else if (!removed++ && (e = fault("unpinning"))) {
+			return e;
+		}
+	}
 	if ((e = pin_path(path, sizeof(path), dir, name, NULL)))
 		return e;
 	if (rmdir(path))
@@ -126,10 +135,12 @@ int pin_remove(const char *dir, const char *name)
 	return 0;
 }
 
-/* The names registered under dir: its subdirectories that hold an ops map. */
+/*
+ * The names under dir: each subdirectory with a valid name, whole or not
+ * (a load that stopped before its ops pin leaves a directory without one).
+ */
 int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
 {
-	char path[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int n = 0;
@@ -137,91 +148,55 @@ int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max)
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d)) && n < max) {
-		if (de->d_name[0] == '.' || strlen(de->d_name) >= TCPCA_NAME_MAX)
+		if (de->d_type != DT_DIR || !valid_ca_name(de->d_name))
 			continue;
-		if (pin_path(path, sizeof(path), dir, de->d_name, PIN_OPS) || access(path, F_OK))
-			continue;
-		snprintf(names[n++], TCPCA_NAME_MAX, "%s", de->d_name);
+		snprintf(names[n++], TCPCA_NAME_MAX, "%.15s", de->d_name);
 	}
 	closedir(d);
 	return n;
-}
-
-/* Which embedded algorithm a registered name runs: its ops map is named after it. */
-const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id)
-{
-	struct bpf_map_info mi = {};
-	struct bpf_link_info li = {};
-	__u32 len = sizeof(mi);
-	char path[PATH_MAX];
-	const struct tcpca_alg *alg = NULL;
-	int fd;
-
-	*map_id = *link_id = 0;
-	if (!pin_path(path, sizeof(path), dir, name, PIN_OPS) && (fd = bpf_obj_get(path)) >= 0) {
-		if (!bpf_obj_get_info_by_fd(fd, &mi, &len)) {
-			*map_id = mi.id;
-			alg = alg_find(mi.name);
-		}
-		close(fd);
-	}
-	len = sizeof(li);
-	if (!pin_path(path, sizeof(path), dir, name, PIN_LINK) && (fd = bpf_obj_get(path)) >= 0) {
-		if (!bpf_obj_get_info_by_fd(fd, &li, &len))
-			*link_id = li.id;
-		close(fd);
-	}
-	return alg;
-}
-
-int pin_mode(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-
-	return !pin_path(path, sizeof(path), dir, name, PIN_LINK) && access(path, F_OK) == 0 ?
-	       REG_LINK : REG_MAP;
-}
-
-int pin_dir_create(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	int e = pin_path(path, sizeof(path), dir, name, NULL);
-
-	if (!e && mkdir(path, 0700))
-		e = -errno;
-	if (e)
-		err("cannot create %s: %s", path, strerror(-e));
-	return e;
 }
 
 /*
  * --replace: the leaves pinned under staged take the place of name's, each
  * by one rename (bpffs replaces the target), so a reader finds the old leaf
  * or the new, never none; a leaf the new object lacks goes.  The link leaf
- * is name's own: the same link, updated.
+ * is name's own: the same link, updated.  The ops leaf moves last: while
+ * staged/ops exists, tcpca_recover() can tell a move to finish from one
+ * never begun.
  */
-int pin_adopt(const char *dir, const char *name, const char *staged)
+static int adopt_leaf(const char *dir, const char *name, const char *staged, const char *leaf)
 {
 	char from[PATH_MAX], to[PATH_MAX];
+	int e;
+
+	if ((e = pin_path(from, sizeof(from), dir, staged, leaf)) ||
+	    (e = pin_path(to, sizeof(to), dir, name, leaf)))
+		return e;
+	if (access(from, F_OK) == 0)
+		e = rename(from, to) ? -errno : 0;
+	else
+		e = unlink(to) && errno != ENOENT ? -errno : 0;
+	if (e)
+		err("cannot move %s to %s: %s", from, to, strerror(-e));
+	return e;
+}
+
+int pin_adopt(const char *dir, const char *name, const char *staged)
+{
+	char path[PATH_MAX];
 	unsigned int i;
 	int e;
 
 	for (i = 0; i < ARRAY_SIZE(leaves); i++) {
-		if (leaves[i] == PIN_LINK)
+		if (leaves[i] == PIN_LINK || leaves[i] == PIN_OPS)
 			continue;
-		if ((e = pin_path(from, sizeof(from), dir, staged, leaves[i])) ||
-		    (e = pin_path(to, sizeof(to), dir, name, leaves[i])))
+		if ((e = adopt_leaf(dir, name, staged, leaves[i])) ||
+		    (e = fault("replace.adopting")))
 			return e;
-		if (access(from, F_OK) == 0)
-			e = rename(from, to) ? -errno : 0;
-		else
-			e = unlink(to) && errno != ENOENT ? -errno : 0;
-		if (e) {
-			err("cannot move %s to %s: %s", from, to, strerror(-e));
-			return e;
-		}
 	}
-	if ((e = pin_path(from, sizeof(from), dir, staged, NULL)) || rmdir(from))
+	if ((e = adopt_leaf(dir, name, staged, PIN_OPS)))
+		return e;
+	if ((e = pin_path(path, sizeof(path), dir, staged, NULL)) || rmdir(path))
 		return e ? e : -errno;
 	return 0;
 }

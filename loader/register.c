@@ -15,7 +15,10 @@
  * map.  The pinned map is its owner; --unload deletes the element.
  *
  * Either way nothing is registered without an owner in bpffs, at every
- * failure point (see register_by_link() and register_by_map()).
+ * failure point (see register_by_link() and register_by_map()).  Each
+ * function here runs inside one change to the pin directory (change.c):
+ * under its lock, checks and all, pinning through it, and on failure
+ * removing what it pinned, which is never another's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -157,19 +160,7 @@ static struct bpf_map *ops_map(struct bpf_object *obj)
 	return NULL;
 }
 
-static int pin_fd(int fd, const char *dir, const char *name, const char *leaf)
-{
-	char path[PATH_MAX];
-	int e = pin_path(path, sizeof(path), dir, name, leaf);
-
-	if (!e && bpf_obj_pin(fd, path))
-		e = -errno;
-	if (e)
-		err("cannot pin %s: %s", path, strerror(-e));
-	return e;
-}
-
-static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
+static int pin_extras(struct dir_change *c, struct bpf_object *obj, const char *sub)
 {
 	static const struct { const char *map, *leaf; } maps[] = {
 		{ ".data.params", PIN_PARAMS }, { "counters", PIN_COUNTERS }, { "events", PIN_EVENTS },
@@ -182,7 +173,7 @@ static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
 	for (i = 0; i < ARRAY_SIZE(maps); i++) {
 		struct bpf_map *m = bpf_object__find_map_by_name(obj, maps[i].map);
 
-		if (m && (e = pin_fd(bpf_map__fd(m), dir, name, maps[i].leaf)))
+		if (m && (e = change_pin(c, bpf_map__fd(m), sub, maps[i].leaf)))
 			return e;
 	}
 	bpf_object__for_each_program(prog, obj) {
@@ -195,7 +186,7 @@ static int pin_extras(struct bpf_object *obj, const char *dir, const char *name)
 			err("cannot attach the socket iterator: %s", strerror(-e));
 			return e;
 		}
-		e = pin_fd(bpf_link__fd(iter), dir, name, PIN_SOCKETS);
+		e = change_pin(c, bpf_link__fd(iter), sub, PIN_SOCKETS);
 		bpf_link__destroy(iter);	/* the pin holds it now */
 		if (e)
 			return e;
@@ -241,26 +232,14 @@ static int fill_ops(struct bpf_map *ops)
 	return 0;
 }
 
-static int pin_all(struct bpf_object *obj, struct bpf_map *ops, int link_fd,
-		   const char *dir, const char *name)
-{
-	int e;
-
-	if ((e = pin_dir_create(dir, name)) ||
-	    (link_fd >= 0 && (e = pin_fd(link_fd, dir, name, PIN_LINK))) ||
-	    (e = pin_fd(bpf_map__fd(ops), dir, name, PIN_OPS)) ||
-	    (e = pin_extras(obj, dir, name)))
-		pin_remove(dir, name);
-	return e;
-}
-
 /*
  * Registered from bpf_link_create() on, but owned by an fd of ours until the
  * link is pinned: if anything fails, or we die, before the pin, closing that
- * fd unregisters.
+ * fd unregisters.  The link is pinned last of all the leaves, so a
+ * directory with a link holds a whole registration.
  */
-static int register_by_link(struct bpf_object *obj, struct bpf_map *ops,
-			    const char *dir, const char *name, const char *what)
+static int register_by_link(struct dir_change *c, struct bpf_map *ops, const char *name,
+			    const char *what)
 {
 	int link_fd, e;
 
@@ -274,7 +253,8 @@ static int register_by_link(struct bpf_object *obj, struct bpf_map *ops,
 		say_register_failed(e, what, name);
 		return e;
 	}
-	e = pin_all(obj, ops, link_fd, dir, name);
+	if (!(e = fault("load.linked")))
+		e = change_pin(c, link_fd, name, PIN_LINK);
 	close(link_fd);		/* the pin keeps it, or closing unregisters */
 	return e;
 }
@@ -282,20 +262,15 @@ static int register_by_link(struct bpf_object *obj, struct bpf_map *ops,
 /*
  * The map update registers for good, so it comes last: everything is pinned
  * first.  A failure before it removes the pins; a crash before it leaves
- * pins of nothing registered, which --unload removes; after it, the pinned
- * map owns the registration.
+ * pins of nothing registered, which --unload removes and --apply replaces;
+ * after it, the pinned map owns the registration.
  */
-static int register_by_map(struct bpf_object *obj, struct bpf_map *ops,
-			   const char *dir, const char *name, const char *what)
+static int register_by_map(struct bpf_map *ops, const char *name, const char *what)
 {
-	int e = pin_all(obj, ops, -1, dir, name);
+	int e = fill_ops(ops);
 
 	if (e)
-		return e;
-	if ((e = fill_ops(ops))) {
-		pin_remove(dir, name);
 		say_register_failed(e, what, name);
-	}
 	return e;
 }
 
@@ -332,10 +307,11 @@ static int load_ops_object(const struct tcpca_alg *alg, struct image *im, const 
 	return 0;
 }
 
-int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o)
+int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct load_opts *o)
 {
 	const char *what = alg ? alg->name : o->object_path;
 	struct bpf_object *obj = NULL;
+	struct bpf_map *ops;
 	struct image im = {};
 	char name[TCPCA_NAME_MAX];
 	int mode, e;
@@ -363,37 +339,25 @@ int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o)
 		e = -EEXIST;
 		goto out;
 	}
-	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)))
+	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)) || (e = fault("load.verified")))
 		goto out;
-	e = mode == REG_LINK ? register_by_link(obj, ops_map(obj), o->pin_dir, name, what) :
-			       register_by_map(obj, ops_map(obj), o->pin_dir, name, what);
-	if (!e) {
-		snprintf(o->registered, sizeof(o->registered), "%s", name);
-		o->mode = mode;
+	/* one pass: its directory, the leaves, the ops map, the registration */
+	ops = ops_map(obj);
+	if ((e = change_mkdir(c, name)) || (e = fault("load.dir")) ||
+	    (e = pin_extras(c, obj, name)) || (e = change_pin(c, bpf_map__fd(ops), name, PIN_OPS)) ||
+	    (e = fault("load.pinned")) ||
+	    (e = mode == REG_LINK ? register_by_link(c, ops, name, what) :
+				    register_by_map(ops, name, what))) {
+		change_rollback(c);
+		goto out;
 	}
+	change_commit(c);
+	snprintf(o->registered, sizeof(o->registered), "%s", name);
+	o->mode = mode;
+	e = fault("load.registered");
 out:
 	bpf_object__close(obj);
 	free(im.elf);
-	return e;
-}
-
-/*
- * Deleting the element unregisters.  ENOENT: a crash before the update left
- * pins of nothing registered; EINPROGRESS: someone unregistered it already.
- */
-static int unregister_map(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	__u32 zero = 0;
-	int fd, e = 0;
-
-	if (pin_path(path, sizeof(path), dir, name, PIN_OPS) || (fd = bpf_obj_get(path)) < 0)
-		return 0;
-	if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT && errno != EINPROGRESS) {
-		e = -errno;
-		err("cannot unregister '%s' (deleting its struct_ops element): %s", name, strerror(-e));
-	}
-	close(fd);
 	return e;
 }
 
@@ -423,45 +387,109 @@ static void note_outliving_map(const char *name, __u32 map_id)
 	     "use --allow for namespaces)", name, map_id, name);
 }
 
-int tcpca_unregister(const char *pin_dir, const char *name)
+/* the kernel drops the last link reference from a work item: give it a moment */
+static bool name_gone(const char *name)
 {
-	__u32 map_id, link_id;
-	int e;
-
-	if (!pin_exists(pin_dir, name)) {
-		err("nothing named '%s' is registered under %s", name, pin_dir);
-		return -ENOENT;
-	}
-	pin_alg(pin_dir, name, &map_id, &link_id);
-	if (pin_mode(pin_dir, name) == REG_MAP && unregister_map(pin_dir, name))
-		return -EBUSY;
-	if ((e = pin_remove(pin_dir, name))) {
-		err("cannot remove %s/%s: %s", pin_dir, name, strerror(-e));
-		return e;
-	}
-	/* the kernel drops the last link reference from a work item: give it a moment */
 	for (int i = 0; i < 200 && ca_registered(name); i++)
 		usleep(10 * 1000);
-	if (ca_registered(name)) {
+	return !ca_registered(name);
+}
+
+/*
+ * A --replace that stopped (killed: its lock went with it, so nobody is
+ * still at work on it) left NAME/next/.  If the kernel made its swap, the
+ * staged pins are what runs: their move is finished.  If not, they hold
+ * nothing registered and go.
+ */
+int tcpca_recover(struct dir_change *c, const char *name)
+{
+	char staged[TCPCA_NAME_MAX + sizeof("/" PIN_NEXT)];
+	struct pin_state s;
+	int e;
+
+	if ((e = pin_state(c->dir, name, &s)) || !s.staged)
+		return e;
+	snprintf(staged, sizeof(staged), "%s/" PIN_NEXT, name);
+	if (s.swapped) {
+		note("finishing a --replace of '%s' that stopped after its swap: moving %s/%s into place",
+		     name, c->dir, staged);
+		return pin_adopt(c->dir, name, staged);
+	}
+	note("removing %s/%s, left by a --replace of '%s' that stopped before its swap", c->dir,
+	     staged, name);
+	if ((e = pin_remove(c->dir, staged)))
+		err("cannot remove %s/%s: %s", c->dir, staged, strerror(-e));
+	return e;
+}
+
+/*
+ * By map: deleting the element unregisters; ENOENT or EINPROGRESS: it was
+ * not registered (pins a stopped load left) or is on its way out.  By link:
+ * removing the link's pin, its last holder.  Then the rest of the pins.
+ */
+int tcpca_unregister(struct dir_change *c, const char *name)
+{
+	char path[PATH_MAX];
+	struct pin_state s;
+	__u32 zero = 0;
+	int fd, e;
+
+	if ((e = tcpca_recover(c, name)) || (e = pin_state(c->dir, name, &s)))
+		return e;
+	if (!s.exists) {
+		err("nothing named '%s' is registered under %s", name, c->dir);
+		return -ENOENT;
+	}
+	if (s.map_id && s.mode == REG_MAP && s.registered) {
+		if ((e = pin_path(path, sizeof(path), c->dir, name, PIN_OPS)) ||
+		    (fd = bpf_obj_get(path)) < 0) {
+			e = e ? e : -errno;
+			err("cannot open %s: %s", path, strerror(-e));
+			return e;
+		}
+		if (bpf_map_delete_elem(fd, &zero) && errno != ENOENT && errno != EINPROGRESS) {
+			e = -errno;
+			err("cannot unregister '%s' (deleting its struct_ops element): %s", name,
+			    strerror(-e));
+		}
+		close(fd);
+		if (e)
+			return e;
+	}
+	if (s.link_id && !pin_path(path, sizeof(path), c->dir, name, PIN_LINK) &&
+	    unlink(path) && errno != ENOENT) {
+		e = -errno;
+		err("cannot remove %s: %s", path, strerror(-e));
+		return e;
+	}
+	if ((e = fault("unload.unregistered")))
+		return e;
+	if ((e = pin_remove(c->dir, name))) {
+		err("cannot remove %s/%s: %s", c->dir, name, strerror(-e));
+		return e;
+	}
+	if (s.registered && !name_gone(name)) {
 		err("'%s' is still registered: another process holds its link", name);
 		return -EBUSY;
 	}
-	if (map_id)
-		note_outliving_map(name, map_id);
+	if (s.map_id && s.registered)
+		note_outliving_map(name, s.map_id);
 	return 0;
 }
 
 /*
  * --replace.  The new object is loaded, filled and pinned beside the old one,
  * in <dir>/NAME/next/, before anything changes: any failure up to the swap
- * leaves the old registration as it was.  Then its leaves are renamed over
- * the old ones (the link leaf stays: it is the same link).
+ * leaves the old registration as it was, and removes what it staged.  Then
+ * the kernel swaps, and the staged leaves are renamed over the old ones (the
+ * link leaf stays: it is the same link).  From the swap on the new program
+ * runs: a failure to move the pins is then said as what is left to do, not
+ * reported as a failed replace (tcpca_recover() finishes the move).
  *
  * By link (6.4+): bpf_link_update() moves the pinned link to the new map,
  * and the kernel (tcp_update_congestion_control()) adds the new ops before
  * it removes the old, under the one name: no moment without it.
- * BPF_F_REPLACE names the map read here, so that of two replaces at once
- * the second fails rather than undo the first.
+ * BPF_F_REPLACE names the map read here, which the lock keeps current.
  *
  * By map (before 6.4): no link to update, so the old element is deleted and
  * the new one registered; in between the name is missing, for as long as the
@@ -469,8 +497,7 @@ int tcpca_unregister(const char *pin_dir, const char *name)
  * (o->gap_ns) and said.  A failure after the delete leaves NAME unregistered
  * and says so: the old map cannot be registered again.
  */
-static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const char *name,
-			const char *staged)
+static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const char *name)
 {
 	char path[PATH_MAX];
 	int link_fd, e;
@@ -484,11 +511,10 @@ static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const 
 	LIBBPF_OPTS(bpf_link_update_opts, opts, .flags = BPF_F_REPLACE, .old_prog_fd = old_fd);
 	if (bpf_link_update(link_fd, bpf_map__fd(ops), &opts)) {
 		e = -errno;
-		err("the kernel refused to swap the new program in under '%s': %s%s", name,
-		    strerror(-e), e == -EPERM ? " (replaced by someone else meanwhile?)" : "");
+		err("the kernel refused to swap the new program in under '%s': %s", name, strerror(-e));
 	}
 	close(link_fd);
-	return e ? e : pin_adopt(dir, name, staged);
+	return e;
 }
 
 static __u64 now_ns(void)
@@ -499,8 +525,8 @@ static __u64 now_ns(void)
 	return (__u64)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static int swap_by_map(struct bpf_map *ops, int old_fd, const char *dir, const char *name,
-		       const char *staged, const char *what, __u64 *gap_ns)
+static int swap_by_map(struct bpf_map *ops, int old_fd, const char *name, const char *what,
+		       __u64 *gap_ns)
 {
 	__u32 zero = 0;
 	__u64 t0 = now_ns();
@@ -514,65 +540,69 @@ static int swap_by_map(struct bpf_map *ops, int old_fd, const char *dir, const c
 	}
 	/* from here on the old registration is gone for good; the pins move
 	 * after the new one registers, so that the gap is the kernel's alone */
-	if ((e = fill_ops(ops))) {
-		err("'%s' is unregistered: registering %s in its place failed (%s); load it again",
-		    name, what, strerror(-e));
-		pin_remove(dir, name);
-		pin_remove(dir, staged);
+	if ((e = fault("replace.unregistered")) || (e = fill_ops(ops))) {
+		err("'%s' is unregistered: registering %s in its place failed (%s); "
+		    "--apply or --unload then load registers it again", name, what, strerror(-e));
 		return e;
 	}
 	*gap_ns = now_ns() - t0;
-	return pin_adopt(dir, name, staged);
+	return 0;
 }
 
-int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o)
+int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load_opts *o)
 {
 	const char *what = alg ? alg->name : o->object_path, *name = o->name;
 	char staged[TCPCA_NAME_MAX + sizeof("/" PIN_NEXT)], path[PATH_MAX];
 	struct bpf_object *obj = NULL;
 	struct bpf_map *ops;
+	struct pin_state s;
 	struct image im = {};
-	int mode, e, old_fd = -1;
+	int e, old_fd = -1;
 
-	if ((e = kernel_reg_mode()) < 0)
+	if ((e = kernel_reg_mode()) < 0 || (e = tcpca_recover(c, name)) ||
+	    (e = pin_state(c->dir, name, &s)))
 		return e;
-	if (!ca_registered(name)) {
-		err("'%s' has pins under %s but is not registered; --unload it, then load", name,
-		    o->pin_dir);
+	if (!s.exists) {
+		err("nothing named '%s' is registered under %s", name, c->dir);
 		return -ENOENT;
 	}
-	mode = pin_mode(o->pin_dir, name);	/* as the old one was registered */
+	if (!s.registered) {
+		err("'%s' has pins under %s but is not registered; --unload it, then load (or --apply)",
+		    name, c->dir);
+		return -ENOENT;
+	}
 	snprintf(staged, sizeof(staged), "%s/" PIN_NEXT, name);
-	if (pin_exists(o->pin_dir, staged))	/* a replace that died half-way */
-		pin_remove(o->pin_dir, staged);
-	if ((e = pin_path(path, sizeof(path), o->pin_dir, name, PIN_OPS)) ||
+	if ((e = pin_path(path, sizeof(path), c->dir, name, PIN_OPS)) ||
 	    (old_fd = bpf_obj_get(path)) < 0) {
 		e = e ? e : -errno;
 		err("cannot open %s: %s", path, strerror(-e));
 		return e;
 	}
 	if ((e = image_read(alg, o->object_path, &im)) ||
-	    (e = load_ops_object(alg, &im, name, o, mode, &obj)))
+	    (e = load_ops_object(alg, &im, name, o, s.mode, &obj)) || (e = fault("replace.verified")))
 		goto out;
 	ops = ops_map(obj);
-	if (mode == REG_LINK) {
-		if ((e = fill_ops(ops))) {
-			err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
-			goto out;
-		}
-		if ((e = pin_all(obj, ops, -1, o->pin_dir, staged)))
-			goto out;
-		if ((e = swap_by_link(ops, old_fd, o->pin_dir, name, staged)))
-			pin_remove(o->pin_dir, staged);
-	} else {
-		if ((e = pin_all(obj, ops, -1, o->pin_dir, staged)))
-			goto out;
-		e = swap_by_map(ops, old_fd, o->pin_dir, name, staged, what, &o->gap_ns);
+	if (s.mode == REG_LINK && (e = fill_ops(ops))) {
+		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
+		goto out;
 	}
-	if (!e) {
-		snprintf(o->registered, sizeof(o->registered), "%s", name);
-		o->mode = mode;
+	if ((e = change_mkdir(c, staged)) || (e = pin_extras(c, obj, staged)) ||
+	    (e = change_pin(c, bpf_map__fd(ops), staged, PIN_OPS)) || (e = fault("replace.staged")) ||
+	    (e = s.mode == REG_LINK ? swap_by_link(ops, old_fd, c->dir, name) :
+				      swap_by_map(ops, old_fd, name, what, &o->gap_ns))) {
+		change_rollback(c);	/* what it staged; the old pins stay as they were */
+		goto out;
 	}
+	/* swapped: the staged pins are the registration's now, whatever follows */
+	change_commit(c);
+	snprintf(o->registered, sizeof(o->registered), "%s", name);
+	o->mode = s.mode;
+	if ((e = fault("replace.swapped")))
+		goto out;
+	if (pin_adopt(c->dir, name, staged))
+		note("'%s' now runs %s, but its pins are not all in place: some are still in %s/%s; "
+		     "the next --replace, --unload or --apply under %s moves them", name, what,
+		     c->dir, staged, c->dir);
 out:
 	close(old_fd);
 	bpf_object__close(obj);

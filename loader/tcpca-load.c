@@ -67,6 +67,7 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 	const char *path;
 	__u32 values[TCPCA_PARAMS_MAX];
 	struct load_opts o = { .pin_dir = pin_dir, .name = name, .allow = allow, .values = values };
+	struct dir_change c;
 	int e;
 
 	if (argc < 1) {
@@ -78,44 +79,98 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 	path = o.object_path;
 	if (name && check_ca_name(name))
 		return -EINVAL;
-	if (need_privileges() || bpffs_prepare(pin_dir))
-		return -EPERM;
+	if ((e = need_privileges()) || (e = bpffs_prepare(pin_dir)))
+		return e;
 	log_capture_libbpf();
-	if (tcpca_register(alg, &o))
-		return -1;
+	if ((e = change_begin(&c, pin_dir)))
+		return e;
+	e = tcpca_register(&c, alg, &o);
+	change_end(&c);
+	if (e)
+		return e;
 	info("registered %s as '%s'%s by %s, pinned at %s/%s", alg ? alg->name : path, o.registered,
 	     allow ? " (allowed to all)" : " (restricted)", reg_mode_name(o.mode), pin_dir, o.registered);
+	return 0;
+}
+
+/* NAME's pins, or the orphan of that name that no pin owns */
+static int unload_one(struct dir_change *c, const char *name)
+{
+	struct orphan o;
+	int e;
+
+	if (pin_exists(c->dir, name))
+		return tcpca_unregister(c, name);
+	if ((e = orphan_find(name, &o)) < 0) {
+		err("cannot look for an orphan named '%s': %s", name, strerror(-e));
+		return e;
+	}
+	if (!e) {
+		err("nothing named '%s' is registered under %s", name, c->dir);
+		return -ENOENT;
+	}
+	if ((e = orphan_remove(&o)))
+		return e;
+	info("unregistered the orphan '%s' (%s %u), which no pin owned", name,
+	     o.mode == REG_LINK ? "link" : "map", o.mode == REG_LINK ? o.link_id : o.map_id);
 	return 0;
 }
 
 static int cmd_unload(const char *pin_dir, bool all, int argc, char **argv)
 {
 	char names[MAX_REGISTERED][TCPCA_NAME_MAX];
-	int i, n, failed = 0;
+	struct dir_change c;
+	int i, n, e, failed = 0;
 
-	if (need_privileges())
-		return -EPERM;
-	if (all) {
-		n = pin_names(pin_dir, names, MAX_REGISTERED);
-		for (i = 0; i < n; i++)
-			failed |= tcpca_unregister(pin_dir, names[i]) != 0;
-		return failed ? -1 : 0;
-	}
-	if (argc < 1) {
+	if ((e = need_privileges()))
+		return e;
+	if (!all && argc < 1) {
 		err("--unload needs NAME... or --all");
 		return -EINVAL;
 	}
 	for (i = 0; i < argc; i++)
-		failed |= check_ca_name(argv[i]) || tcpca_unregister(pin_dir, argv[i]) != 0;
-	return failed ? -1 : 0;
+		if ((e = check_ca_name(argv[i])))
+			return e;
+	if (all && access(pin_dir, F_OK) && errno == ENOENT)
+		return 0;	/* no directory: nothing under it */
+	if ((e = bpffs_prepare(pin_dir)) || (e = change_begin(&c, pin_dir)))
+		return e;
+	if (all) {
+		if ((n = pin_names(pin_dir, names, MAX_REGISTERED)) < 0) {
+			err("cannot read %s: %s", pin_dir, strerror(-n));
+			failed = n;
+		}
+		for (i = 0; i < n; i++)
+			if ((e = tcpca_unregister(&c, names[i])))
+				failed = e;
+	}
+	for (i = 0; i < argc; i++)
+		if ((e = unload_one(&c, argv[i])))
+			failed = e;
+	change_end(&c);
+	return failed;
+}
+
+/* One row of --list: NAME ALGORITHM BY LINK MAP ACCESS PIN */
+static void list_row(const char *name, const struct tcpca_alg *a, int mode, __u32 link_id,
+		     __u32 map_id, const char *access, const char *dir)
+{
+	printf("%-16s %-10s %-5s %-8u %-8u %-12s ", name, a ? a->name : "(object)",
+	       reg_mode_name(mode), link_id, map_id, access);
+	if (dir)
+		printf("%s/%s\n", dir, name);
+	else
+		printf("(none)\n");
 }
 
 static int cmd_list(const char *pin_dir)
 {
 	char names[MAX_REGISTERED][TCPCA_NAME_MAX];
-	__u32 values[TCPCA_PARAMS_MAX], map_id, link_id;
+	__u32 values[TCPCA_PARAMS_MAX];
+	struct orphan orphans[MAX_REGISTERED];
+	struct pin_state s;
 	unsigned int i, j;
-	int n;
+	int n, no, failed = 0;
 
 	printf("%-10s %-16s %s\n", "ALGORITHM", "DEFAULT NAME", "PARAMETERS (defaults)");
 	for (i = 0; i < tcpca_nalgs; i++) {
@@ -135,19 +190,42 @@ static int cmd_list(const char *pin_dir)
 		       kernel_features_text(n));
 	n = pin_names(pin_dir, names, MAX_REGISTERED);
 	printf("\nregistered under %s:\n", pin_dir);
+	if (n < 0) {
+		err("cannot read %s: %s", pin_dir, strerror(-n));
+		failed = n;
+	}
 	if (n <= 0)
 		printf("  (none)\n");
 	else
 		printf("%-16s %-10s %-5s %-8s %-8s %-12s %s\n", "NAME", "ALGORITHM", "BY", "LINK", "MAP",
 		       "ACCESS", "PIN");
 	for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++) {
-		const struct tcpca_alg *a = pin_alg(pin_dir, names[i], &map_id, &link_id);
+		int e = pin_state(pin_dir, names[i], &s);
 
-		printf("%-16s %-10s %-5s %-8u %-8u %-12s %s/%s\n", names[i], a ? a->name : "(object)",
-		       reg_mode_name(pin_mode(pin_dir, names[i])), link_id, map_id,
-		       ca_access(names[i]), pin_dir, names[i]);
+		if (e) {
+			failed = e;
+			continue;
+		}
+		list_row(names[i], s.alg, s.mode, s.link_id, s.map_id,
+			 s.incomplete && !s.registered ? "incomplete" :
+			 s.registered ? ca_access(names[i]) : "unregistered", pin_dir);
+		if (s.staged)
+			printf("  %s: a --replace stopped %s its swap; the next writer under this "
+			       "directory %s %s/%s/" PIN_NEXT "\n", names[i], s.swapped ? "after" : "before",
+			       s.swapped ? "moves into place" : "removes", pin_dir, names[i]);
 	}
-	return 0;
+	no = orphans_find(orphans, MAX_REGISTERED);
+	if (no < 0) {
+		err("cannot look for orphans: %s", strerror(-no));
+		return no;
+	}
+	if (no > 0)
+		printf("\norphans: registered by tcpca objects, owned by no pin (--unload NAME or "
+		       "--apply removes them):\n");
+	for (i = 0; i < (unsigned int)no; i++)
+		list_row(orphans[i].name, orphans[i].alg, orphans[i].mode, orphans[i].link_id,
+			 orphans[i].map_id, ca_access(orphans[i].name), NULL);
+	return failed;
 }
 
 /* The commands that act on a registered NAME start here. */
@@ -164,29 +242,29 @@ static int need_registered(const char *pin_dir, const char *name)
 	return 0;
 }
 
-static const struct tcpca_alg *registered_alg(const char *pin_dir, const char *name)
+/* <dir>/NAME/leaf, or -ENAMETOOLONG said */
+static int leaf_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf)
 {
-	__u32 map_id, link_id;
-	const struct tcpca_alg *alg;
+	int e = pin_path(buf, size, dir, name, leaf);
 
-	if (need_registered(pin_dir, name))
-		return NULL;
-	alg = pin_alg(pin_dir, name, &map_id, &link_id);
-	if (!alg)
-		err("'%s' runs an object that is not embedded here; it has no known parameters", name);
-	return alg;
+	if (e)
+		err("%s/%s/%s: %s", dir, name, leaf, strerror(-e));
+	return e;
 }
 
 /*
  * --replace NAME ALG|FILE.bpf.o [PARAM=VALUE ...]: what the user gives is
  * checked before anything is read from the kernel; the old registration's
  * parameters are the starting point of the new one's where the names agree.
+ * Read under the lock: nobody changes them between here and the swap.
  */
 static int cmd_replace(const char *pin_dir, int argc, char **argv)
 {
-	const struct tcpca_alg *alg = NULL, *old_alg;
-	__u32 values[TCPCA_PARAMS_MAX], old[TCPCA_PARAMS_MAX], old_map, new_map, link_id;
+	const struct tcpca_alg *alg = NULL;
+	__u32 values[TCPCA_PARAMS_MAX], old[TCPCA_PARAMS_MAX];
 	struct load_opts o = { .pin_dir = pin_dir, .values = values };
+	struct pin_state before, after;
+	struct dir_change c;
 	char path[PATH_MAX];
 	int e;
 
@@ -195,36 +273,48 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 		return -EINVAL;
 	}
 	o.name = argv[0];
-	if ((e = parse_program(argc - 1, argv + 1, &alg, &o)))
+	if ((e = parse_program(argc - 1, argv + 1, &alg, &o)) || (e = need_registered(pin_dir, o.name)))
 		return e;
-	if (need_registered(pin_dir, o.name))
-		return -ENOENT;
-	old_alg = pin_alg(pin_dir, o.name, &old_map, &link_id);
+	log_capture_libbpf();
+	if ((e = change_begin(&c, pin_dir)))
+		return e;
+	if ((e = tcpca_recover(&c, o.name)) || (e = pin_state(pin_dir, o.name, &before)))
+		goto out;
+	if (!before.exists) {
+		err("nothing named '%s' is registered under %s", o.name, pin_dir);
+		e = -ENOENT;
+		goto out;
+	}
 	if (alg) {
-		pin_path(path, sizeof(path), pin_dir, o.name, PIN_PARAMS);
-		if (old_alg && old_alg->nparams &&
-		    (e = params_read_pinned(path, old, old_alg->nparams))) {
+		if ((e = leaf_path(path, sizeof(path), pin_dir, o.name, PIN_PARAMS)))
+			goto out;
+		if (before.alg && before.alg->nparams &&
+		    (e = params_read_pinned(path, old, before.alg->nparams))) {
 			err("cannot read %s: %s", path, strerror(-e));
-			return e;
+			goto out;
 		}
-		params_carry(alg, values, old_alg && old_alg->nparams ? old_alg : NULL, old);
-		if (params_apply(alg, values, argc - 2, argv + 2))
-			return -EINVAL;
+		params_carry(alg, values, before.alg && before.alg->nparams ? before.alg : NULL, old);
+		if (params_apply(alg, values, argc - 2, argv + 2)) {
+			e = -EINVAL;
+			goto out;
+		}
 	}
 	o.allow = ca_allowed(o.name);
-	log_capture_libbpf();
-	if (tcpca_replace(alg, &o))
-		return -1;
-	pin_alg(pin_dir, o.name, &new_map, &link_id);
+	if ((e = tcpca_replace(&c, alg, &o)))
+		goto out;
+	if (pin_state(pin_dir, o.name, &after))
+		after.map_id = 0;
 	info("replaced '%s': %s (map %u) now runs %s (map %u), by %s%s; sockets on the old "
-	     "program keep it until they close", o.name, old_alg ? old_alg->name : "(object)",
-	     old_map, alg ? alg->name : o.object_path, new_map, reg_mode_name(o.mode),
+	     "program keep it until they close", o.name, before.alg ? before.alg->name : "(object)",
+	     before.map_id, alg ? alg->name : o.object_path, after.map_id, reg_mode_name(o.mode),
 	     o.mode == REG_LINK ? ", with no gap" : "");
 	if (o.mode == REG_MAP)
 		note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
 		     "unregistered for %.3f ms while the new program took its place; a socket that "
 		     "selected it then got ENOENT", o.name, o.gap_ns / 1e6);
-	return 0;
+out:
+	change_end(&c);
+	return e;
 }
 
 static int cmd_set(const char *pin_dir, int argc, char **argv)
@@ -232,30 +322,48 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 	const struct tcpca_alg *alg;
 	char path[PATH_MAX];
 	__u32 values[TCPCA_PARAMS_MAX];
+	struct pin_state s;
+	struct dir_change c;
 	int e;
 
 	if (argc < 2) {
 		err("--set needs NAME and PARAM=VALUE");
 		return -EINVAL;
 	}
-	if (!(alg = registered_alg(pin_dir, argv[0])))
-		return -ENOENT;
-	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS);
+	if ((e = need_registered(pin_dir, argv[0])) ||
+	    (e = leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS)))
+		return e;
+	if ((e = change_begin(&c, pin_dir)))
+		return e;
+	if ((e = tcpca_recover(&c, argv[0])) || (e = pin_state(pin_dir, argv[0], &s)))
+		goto out;
+	e = -ENOENT;
+	if (!s.exists) {
+		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
+		goto out;
+	}
+	if (!(alg = s.alg)) {
+		err("'%s' runs an object that is not embedded here; it has no known parameters", argv[0]);
+		goto out;
+	}
+	e = -EINVAL;
 	if (!alg->nparams) {
 		err("%s has no parameters", alg->name);
-		return -EINVAL;
+		goto out;
 	}
 	if ((e = params_read_pinned(path, values, alg->nparams))) {
 		err("cannot read %s: %s", path, strerror(-e));
-		return e;
+		goto out;
 	}
-	if (params_apply(alg, values, argc - 1, argv + 1))
-		return -EINVAL;
-	if ((e = params_write_pinned(path, values, alg->nparams))) {
+	if (params_apply(alg, values, argc - 1, argv + 1)) {
+		e = -EINVAL;
+		goto out;
+	}
+	if ((e = params_write_pinned(path, values, alg->nparams)))
 		err("cannot write %s: %s", path, strerror(-e));
-		return e;
-	}
-	return 0;
+out:
+	change_end(&c);
+	return e;
 }
 
 /* The iterator shows the sockets of the namespace its reader is in. */
@@ -292,7 +400,8 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 {
 	const struct tcpca_alg *alg;
 	char path[PATH_MAX];
-	__u32 values[TCPCA_PARAMS_MAX], map_id, link_id;
+	__u32 values[TCPCA_PARAMS_MAX];
+	struct pin_state s;
 	bool failed = false;
 
 	if (argc != 1) {
@@ -301,11 +410,14 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 	}
 	if (need_registered(pin_dir, argv[0]))
 		return -ENOENT;
-	alg = pin_alg(pin_dir, argv[0], &map_id, &link_id);
+	if (pin_state(pin_dir, argv[0], &s))
+		return -1;
+	alg = s.alg;
 	printf("%s: algorithm %s, registered by %s, link %u, map %u, %s\n", argv[0],
-	       alg ? alg->name : "(object)", reg_mode_name(pin_mode(pin_dir, argv[0])),
-	       link_id, map_id, ca_access(argv[0]));
-	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS);
+	       alg ? alg->name : "(object)", reg_mode_name(s.mode), s.link_id, s.map_id,
+	       s.registered ? ca_access(argv[0]) : s.incomplete ? "incomplete" : "unregistered");
+	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS))
+		return -1;
 	if (alg && alg->nparams) {
 		if (show_failed(path, params_read_pinned(path, values, alg->nparams))) {
 			failed = true;
@@ -314,9 +426,11 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 			params_print(alg, values, "  ");
 		}
 	}
-	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_COUNTERS);
+	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_COUNTERS))
+		return -1;
 	failed |= show_failed(path, show_counters(path));
-	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_SOCKETS);
+	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_SOCKETS))
+		return -1;
 	if (netns && enter_netns(netns))
 		return -1;
 	failed |= show_failed(path, show_sockets(path));
@@ -336,9 +450,9 @@ static int cmd_events(const char *pin_dir, int argc, char **argv)
 		err("'%s' is not a number of seconds", argv[1]);
 		return -EINVAL;
 	}
-	if (need_registered(pin_dir, argv[0]))
+	if (need_registered(pin_dir, argv[0]) ||
+	    leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_EVENTS))
 		return -ENOENT;
-	pin_path(path, sizeof(path), pin_dir, argv[0], PIN_EVENTS);
 	return show_events(path, seconds);
 }
 

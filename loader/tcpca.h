@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <getopt.h>
-#include <stdio.h>
 #include <linux/types.h>
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -94,6 +93,23 @@ const char *reg_mode_name(int mode);
 int kernel_features(void);		/* TCPCA_KF_* (tcpca_features.h), or -errno said */
 const char *kernel_features_text(int features);
 
+/* kstate.c: what the kernel says of a struct_ops map or link */
+#define TCPCA_BPF_F_LINK		(1U << 13)	/* BPF_F_LINK, 6.4+ */
+#define TCPCA_LINK_TYPE_STRUCT_OPS	9		/* BPF_LINK_TYPE_STRUCT_OPS */
+struct ops_map {
+	__u32 id, btf_id;
+	bool link_made;			/* created with BPF_F_LINK: a link registers it */
+	bool in_use;			/* registered by its map update (before 6.4's way) */
+	char map_name[TCPCA_NAME_MAX];	/* the ops table's variable: the algorithm */
+	char ca_name[TCPCA_NAME_MAX];	/* tcp_congestion_ops.name */
+};
+int ops_map_read(int fd, struct ops_map *m);	/* -ENOTSUP: not a congestion control */
+int link_ops_map(int fd, __u32 *link_id, __u32 *map_id);
+bool ops_map_is_tcpca(const struct ops_map *m);
+
+/* fault.c: TCPCA_FAULT=STEP[:kill|:err], for the tests */
+int fault(const char *step);
+
 /* params.c: NAME=VALUE against an algorithm's table */
 int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);
 void params_defaults(const struct tcpca_alg *alg, __u32 *values);
@@ -119,13 +135,49 @@ int ops_layout_find(const void *elf, size_t size, struct ops_layout *l);
 #undef PIN_LEAF
 int bpffs_prepare(const char *dir);
 int pin_path(char *buf, size_t size, const char *dir, const char *name, const char *leaf);
-int pin_dir_create(const char *dir, const char *name);
 bool pin_exists(const char *dir, const char *name);
 int pin_remove(const char *dir, const char *name);
 int pin_adopt(const char *dir, const char *name, const char *staged);
 int pin_names(const char *dir, char names[][TCPCA_NAME_MAX], int max);
-const struct tcpca_alg *pin_alg(const char *dir, const char *name, __u32 *map_id, __u32 *link_id);
-int pin_mode(const char *dir, const char *name);	/* enum reg_mode, from what is pinned */
+
+/* change.c: one writer's change to a pin directory: its lock, what it made */
+#define CHANGE_MADE_MAX	16
+struct dir_change {
+	const char *dir;
+	int lock_fd;
+	int nmade;
+	char made[CHANGE_MADE_MAX][TCPCA_NAME_MAX * 2 + 16];	/* NAME[/next]/leaf */
+};
+int change_begin(struct dir_change *c, const char *dir);	/* locks; -EBUSY after the wait */
+void change_end(struct dir_change *c);				/* unlocks */
+int change_mkdir(struct dir_change *c, const char *sub);
+int change_pin(struct dir_change *c, int fd, const char *sub, const char *leaf);
+void change_rollback(struct dir_change *c);
+void change_commit(struct dir_change *c);
+
+/* state.c: a registration under the pin directory as the kernel sees it */
+struct pin_state {
+	bool exists;			/* <dir>/NAME */
+	int mode;			/* enum reg_mode, from the ops map's flags */
+	const struct tcpca_alg *alg;	/* NULL: an object of one's own, or no ops pin */
+	__u32 map_id, link_id;		/* the ops pin's map (the running one), the link pin */
+	bool registered;		/* by these pins: its link, or its map in use */
+	bool staged;			/* NAME/next: a --replace stopped */
+	bool swapped;			/* ... after the kernel swapped its program in */
+	bool incomplete;		/* no ops pin: a load stopped before its pins */
+};
+int pin_state(const char *dir, const char *name, struct pin_state *s);	/* -errno said */
+
+/* orphans.c: registrations of tcpca objects that no pin owns */
+struct orphan {
+	char name[TCPCA_NAME_MAX];
+	int mode;
+	__u32 map_id, link_id;
+	const struct tcpca_alg *alg;
+};
+int orphans_find(struct orphan *o, int max);	/* how many, or -errno */
+int orphan_find(const char *name, struct orphan *o);	/* 1 found, 0 none, -errno */
+int orphan_remove(const struct orphan *o);
 
 /* sysctl.c: what the kernel has registered */
 bool ca_registered(const char *name);
@@ -143,9 +195,11 @@ struct load_opts {
 	int mode;				/* out: enum reg_mode */
 	__u64 gap_ns;		/* out, --replace by map: how long the name was missing */
 };
-int tcpca_register(const struct tcpca_alg *alg, struct load_opts *o);
-int tcpca_replace(const struct tcpca_alg *alg, struct load_opts *o);	/* o->name required */
-int tcpca_unregister(const char *pin_dir, const char *name);
+/* each under a change begun on o->pin_dir */
+int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct load_opts *o);
+int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load_opts *o);
+int tcpca_unregister(struct dir_change *c, const char *name);
+int tcpca_recover(struct dir_change *c, const char *name);	/* a --replace that stopped */
 
 /* show.c */
 int show_counters(const char *path);

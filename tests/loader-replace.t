@@ -41,19 +41,20 @@ modes=(map)
 [ "$(kernel_reg_mode)" = link ] && modes=(link map)
 for by in "${modes[@]}"; do
 	N=${RUN_ID}r$by port=$((20000 + RANDOM % 20000))
-	stop=$(mktemp -u) churned=$(mktemp) x1=$(mktemp) x2=$(mktemp)
-	on_exit "rm -f '$stop' '$churned' '$x1' '$x2'"
+	stop=$(mktemp -u) churned=$(mktemp) x1=$(mktemp) x2=$(mktemp) sunk=$(mktemp)
+	on_exit "rm -f '$stop' '$churned' '$x1' '$x2' '$sunk'"
 	TCPCA_REGISTER_BY=$by "${L[@]}" --name "$N" vegas alpha=3 >/dev/null
 	ok $? "$by: registers $N as vegas alpha=3"
 
-	nsx "$S" timeout 200 "$XFER" sink "$SERVER_IP" "$port" 180 >/dev/null &
+	nsx "$S" timeout 200 "$XFER" sink "$SERVER_IP" "$port" 180 >"$sunk" &
 	sink=$!
 	xfer_check "$C" "$S" 12000000 "$N" >"$x1" &
 	t1=$!
 	xfer_check "$C" "$S" 12000000 "$N" >"$x2" &
 	t2=$!
-	# the churn starts once the sink listens (python takes 0.1 s here, seconds in a loaded VM)
-	for _ in $(seq 200); do nsx "$S" ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.05; done
+	# the sink listens before the churn connects (python starts in ~0.1 s
+	# here, seconds in a TCG guest beside a busy host: a fixed wait was refused)
+	for _ in $(seq 300); do grep -qs listening "$sunk" && break; sleep 0.1; done
 	nsx "$C" timeout 200 "$XFER" churn "$SERVER_IP" "$port" "$N" 180 "$stop" >"$churned" &
 	churn=$!
 	wait_inits "$N" 20; ok $? "$by: vegas has started 20 sockets (the churn's and the transfers')"
