@@ -93,6 +93,7 @@ int kernel_reg_mode(void);		/* enum reg_mode, or -errno with the cause said */
 const char *reg_mode_name(int mode);
 int kernel_features(void);		/* TCPCA_KF_* (tcpca_features.h), or -errno said */
 const char *kernel_features_text(int features);
+const char *kernel_feature_missing(unsigned int needs, int features);	/* NULL: none */
 
 /* params.c: NAME=VALUE against an algorithm's table */
 int params_apply(const struct tcpca_alg *alg, __u32 *values, int argc, char **argv);
