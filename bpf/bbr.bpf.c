@@ -680,6 +680,7 @@ static __always_inline const struct rate_sample *bbr_rs_arg(unsigned long long *
 SEC("struct_ops/bbr_cong_control")
 void bbr_cong_control(unsigned long long *ctx)
 {
+	TCPCA_COUNT(cong_control);
 	bbr_main((struct sock *)ctx[0], bbr_rs_arg(ctx));
 }
 
