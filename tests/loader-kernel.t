@@ -46,6 +46,7 @@ veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
 for way in old new; do
 	name="${RUN_ID}${way}"
 	env=()
+	# shellcheck disable=SC2054 # one word: the variable's value is a comma list
 	[ "$way" = old ] && env=(env TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt)
 	"${env[@]}" "${L[@]}" --name "$name" hybla >/dev/null
 	ok $? "hybla, the $way kernels' way: registers"
