@@ -25,8 +25,12 @@
  *    smaller than its max and leave it within ten rounds.
  *  - The struct is the module's with whole bytes where it has bit-fields
  *    (same ranges: the counters saturate or wrap where the module's do).
- *  - get_random_u32_below(7) is bpf_get_prandom_u32() % 7; tcp_jiffies32 is
- *    bpf_jiffies64() and HZ is CONFIG_HZ (kconfig).
+ *  - get_random_u32_below(7) is bpf_get_prandom_u32() % 7.
+ *  - min_rtt's age and ProbeRTT's end are in ms of bpf_ktime_get_ns() where
+ *    the module counts jiffies: HZ is a kconfig value that libbpf reads
+ *    from /boot/config-$(uname -r) or /proc/config.gz, and a host may have
+ *    neither (the 6.1 VM has not: the load failed there).  The module's 200 ms end "after" 50 ticks at HZ=250,
+ *    i.e. 200-204 ms; here after 200 ms to the ms.
  *  - Four of the module's constants are tunables with its values
  *    (include/bbr.h); get_info (bw, min_rtt, gains for ss) is refused for
  *    BPF: the iterator prints them and the rest of the state, and mode
@@ -42,8 +46,6 @@ char _license[] SEC("license") = "GPL";
 TCPCA_PARAMS(bbr_params, BBR_PARAMS);
 TCPCA_NEEDS(TCPCA_KF_PACING);
 
-extern unsigned long CONFIG_HZ __kconfig;
-
 /* Event record kinds (tcpca-load --events). */
 enum {
 	/* v0 new mode, v1 old mode (enum bbr_ca_mode), v2 bw kbit/s, v3 min_rtt us */
@@ -54,8 +56,8 @@ enum {
 
 struct bbr_ca {
 	u32 min_rtt_us;			/* smallest RTT of the min_rtt window, us */
-	u32 min_rtt_stamp;		/* when min_rtt_us was taken, jiffies */
-	u32 probe_rtt_done_stamp;	/* when ProbeRTT may end, jiffies; 0: not yet at 4 packets */
+	u32 min_rtt_stamp;		/* when min_rtt_us was taken, ms */
+	u32 probe_rtt_done_stamp;	/* when ProbeRTT may end, ms; 0: not yet at 4 packets */
 	struct bbr_minmax bw;		/* max delivery rate of BBR_BW_RTTS rounds, packets/us << 24 */
 	u32 rtt_cnt;			/* rounds (packet-timed round trips) since init */
 	u32 next_rtt_delivered;		/* tp->delivered at which this round ends */
@@ -89,9 +91,10 @@ struct bbr_ca {
 };
 TCPCA_STATE_FITS(struct bbr_ca);
 
-static __always_inline u32 bbr_jiffies(void)
+/* The clock of min_rtt's age and ProbeRTT's end: ms (the module's jiffies; see the top). */
+static __always_inline u32 bbr_now_ms(void)
 {
-	return (u32)bpf_jiffies64();
+	return (u32)(bpf_ktime_get_ns() / 1000000);
 }
 
 /* include/net/tcp.h's tcp_packets_in_flight(). */
@@ -536,9 +539,9 @@ static __always_inline void bbr_check_probe_rtt_done(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = inet_csk_ca(sk);
-	u32 now = bbr_jiffies();
+	u32 now = bbr_now_ms();
 
-	if (!(bbr->probe_rtt_done_stamp && bbr_jiffies_after(now, bbr->probe_rtt_done_stamp)))
+	if (!(bbr->probe_rtt_done_stamp && bbr_after(now, bbr->probe_rtt_done_stamp)))
 		return;
 	bbr->min_rtt_stamp = now;	/* the next ProbeRTT in min_rtt_win_sec */
 	tp->snd_cwnd = max(tp->snd_cwnd, bbr->prior_cwnd);
@@ -555,11 +558,11 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk, const struct rat
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = inet_csk_ca(sk);
-	u32 now = bbr_jiffies(), hz = CONFIG_HZ;
+	u32 now = bbr_now_ms();
 	long rtt_us = rs->rtt_us;
 	bool expired;
 
-	expired = bbr_jiffies_after(now, bbr->min_rtt_stamp + params.min_rtt_win_sec * hz);
+	expired = bbr_after(now, bbr->min_rtt_stamp + params.min_rtt_win_sec * 1000);
 	if (rtt_us >= 0 &&
 	    ((u64)rtt_us < bbr->min_rtt_us || (expired && !rs->is_ack_delayed))) {
 		bbr->min_rtt_us = (u32)rtt_us;
@@ -580,8 +583,7 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk, const struct rat
 		if (tcpca_have(TCPCA_KF_APP_LIMITED))
 			tp->app_limited = (tp->delivered + inflight) ? : 1;
 		if (!bbr->probe_rtt_done_stamp && inflight <= BBR_CWND_MIN_TARGET) {
-			bbr->probe_rtt_done_stamp =
-				now + bbr_ms_to_jiffies(params.probe_rtt_mode_ms, hz);
+			bbr->probe_rtt_done_stamp = now + params.probe_rtt_mode_ms;
 			bbr->probe_rtt_round_done = 0;
 			bbr->next_rtt_delivered = tp->delivered;
 		} else if (bbr->probe_rtt_done_stamp) {
@@ -648,7 +650,7 @@ void TCPCA_OPS(bbr_init, struct sock *sk)
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr->prev_ca_state = TCP_CA_Open;
 	bbr->min_rtt_us = tp->rtt_min.s[0].v;	/* tcp_min_rtt(): ~0U before any sample */
-	bbr->min_rtt_stamp = bbr_jiffies();
+	bbr->min_rtt_stamp = bbr_now_ms();
 	bbr_minmax_reset(&bbr->bw, 0, 0);
 	bbr_init_pacing_rate_from_rtt(sk);
 	bbr_reset_lt_bw_sampling(sk);

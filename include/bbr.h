@@ -19,7 +19,8 @@
  *
  * Units, as in Linux's net/ipv4/tcp_bbr.c: bandwidth in packets per us
  * << 24 (BBR_BW_UNIT is one packet per us), gains in 1/256 (BBR_UNIT is
- * 1.0), time in us, and jiffies for min_rtt's age and ProbeRTT's end.
+ * 1.0), time in us, and in ms for min_rtt's age and ProbeRTT's end (the
+ * module's jiffies: see bpf/bbr.bpf.c).
  */
 #ifndef TCPCA_BBR_H
 #define TCPCA_BBR_H
@@ -317,14 +318,8 @@ static inline int bbr_lt_lossy(__u32 lost, __u32 delivered)
 	return delivered && (__u64)lost * BBR_UNIT >= (__u64)BBR_LT_LOSS_THRESH * delivered;
 }
 
-/* msecs_to_jiffies(): rounded up. */
-static inline __u32 bbr_ms_to_jiffies(__u32 ms, __u32 hz)
-{
-	return (__u32)(((__u64)ms * hz + 999) / 1000);
-}
-
-/* Is jiffy a after jiffy b (mod 2^32)? */
-static inline int bbr_jiffies_after(__u32 a, __u32 b)
+/* Is time a (ms) after time b, mod 2^32 (the kernel's time_after())? */
+static inline int bbr_after(__u32 a, __u32 b)
 {
 	return (__s32)(b - a) < 0;
 }

@@ -6,7 +6,7 @@
  * gain cycle's gains and its random start, the BDP and the target cwnd in
  * floating point, the pacing rate from bw and gain in bit/s, the TSO budget,
  * STARTUP's exit test, the long-term (policer) tests, the ACK aggregation
- * room, and ProbeRTT's timing in jiffies.
+ * room, and ProbeRTT's timing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -258,21 +258,16 @@ static void test_aggregation(void)
 
 static void test_probe_rtt(void)
 {
-	static const __u32 hzs[] = { 100, 250, 300, 1000 };
-	unsigned int i;
+	__u32 stamp = 123456, win = 10 * 1000;
 
-	for (i = 0; i < N(hzs); i++) {
-		__u32 j = bbr_ms_to_jiffies(200, hzs[i]);
-
-		ok(j * 1000.0 / hzs[i] >= 200 && (j - 1) * 1000.0 / hzs[i] < 200,
-		   "HZ=%u: 200 ms = %u jiffies, the first tick at or after 200 ms", hzs[i], j);
-	}
-	is_u(bbr_ms_to_jiffies(1, 250), 1, "1 ms at HZ=250: one tick (rounded up)");
-	/* min_rtt expires min_rtt_win_sec after its stamp: strictly after, mod 2^32 */
-	ok(!bbr_jiffies_after(1000 + 10 * 250, 1000 + 10 * 250), "at stamp + 10 s: not yet expired");
-	ok(bbr_jiffies_after(1000 + 10 * 250 + 1, 1000 + 10 * 250), "a tick later: expired");
-	ok(bbr_jiffies_after(5, 0xfffffff0U), "across the 2^32 wrap");
-	ok(!bbr_jiffies_after(0xfffffff0U, 5), "and not the other way");
+	/* min_rtt expires strictly after stamp + 10 s; ProbeRTT ends strictly after its 200 ms */
+	ok(!bbr_after(stamp + win, stamp + win), "at stamp + 10 s: not yet expired");
+	ok(bbr_after(stamp + win + 1, stamp + win), "a ms later: expired");
+	ok(!bbr_after(stamp + 200, stamp + 200) && bbr_after(stamp + 201, stamp + 200),
+	   "ProbeRTT at 4 packets ends after 200 ms, at 201");
+	ok(bbr_after(5, 0xfffffff0U), "across the 2^32 ms wrap (49.7 days)");
+	ok(!bbr_after(0xfffffff0U, 5), "and not the other way");
+	ok(bbr_after(stamp + 3600 * 1000, stamp), "the longest window (3600 s) compares right");
 }
 
 int main(void)
