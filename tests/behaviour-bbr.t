@@ -142,10 +142,16 @@ b0=$(rate fairnative-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) b1=$(rate fairnative-1 
 jo=$(jain "$a0" "$a1") jn=$(jain "$b0" "$b1")
 diag "two flows: bpf_bbr $(calc "$a0") + $(calc "$a1") Mbit/s (Jain $jo); bbr $(calc "$b0") + $(calc "$b1") (Jain $jn);" \
 	"linkem p99 late $(tb_late_us cfairours) us"
-# BBR v1's pairs swing (one's ProbeRTT is the other's gain; 5-s windows of
-# the kernel's own pair measured 0.93-0.98 here): judged over the whole
-# overlap.  0.85 is a 30/70 split at worst.
-cmp_ok "$jo" '>=' 0.85 "two flows: bpf_bbr's share fairly: Jain's index $jo (bbr's $jn)"
+# BBR v1's pairs swing (one's ProbeRTT is the other's gain), judged over the
+# whole overlap; 0.85 is a 30/70 split at worst.  A latecomer whose STARTUP
+# ends early can also sit at a fraction until the next ProbeRTT (the
+# kernel's own pair: 0.74 once in four runs here, 2.8 of 20 Mbit/s for 6 s):
+# when the kernel's pair did not share in this run, the scenario could not
+# show sharing, and only the comparison with it judges ours.
+unfair=""
+awk -v j="$jn" 'BEGIN { exit !(j < 0.85) }' &&
+	unfair="the kernel's bbr pair itself shared at Jain $jn in this run: BBR v1 had not converged in ${FAIR_S} s"
+cmp_or_skip "$unfair" "$jo" '>=' 0.85 "two flows: bpf_bbr's share fairly: Jain's index $jo (bbr's $jn)"
 cmp_ok "$jo" '>=' "$(calc "$jn - 0.1")" "two flows: about as fair as the kernel bbr's pair (Jain $jo vs $jn)"
 cmp_ok "$(ratio "$(calc "$a0 + $a1")" $LOSS_RATE)" '>=' 0.8 "two flows: together they fill the link ($(calc "$a0 + $a1") of $LOSS_RATE)"
 done_testing
