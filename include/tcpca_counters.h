@@ -21,6 +21,7 @@ struct tcpca_counters {
 	__u64 cwnd_clamps;	/* times the algorithm cut cwnd to its clamp itself */
 	__u64 clamp_set;	/* sockets whose snd_cwnd_clamp was set as the module sets it */
 	__u64 clamp_set_failed;	/* ... where bpf_setsockopt refused it (min() only) */
+	__u64 cong_control;	/* hook calls, of an algorithm that has it instead of cong_avoid */
 };
 
 #endif

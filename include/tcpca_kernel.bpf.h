@@ -18,6 +18,12 @@
 /* Written by the loader before load; all of it where nobody says otherwise. */
 const volatile __u32 tcpca_kernel = TCPCA_KF_ALL;
 
+/*
+ * What an algorithm cannot do without (TCPCA_KF_* bits): the loader refuses
+ * it, naming the first missing feature, where the kernel lacks one.
+ */
+#define TCPCA_NEEDS(features)	const volatile __u32 tcpca_needs = (features)
+
 static __always_inline bool tcpca_have(__u32 feature)
 {
 	return tcpca_kernel & feature;

@@ -183,16 +183,63 @@ static int probe_setsockopt(const struct btf *vmlinux)
 	return hook_loads(vmlinux, "init", insns, 10, "bpf_setsockopt for a CA (it came in 5.15)");
 }
 
-/* Tests take the older kernels' paths here too: TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt. */
+/*
+ * A store of size bytes to field of struct type (tcp_sock, or sock at its
+ * start) from a CA hook: bpf_tcp_ca.c lists the fields a CA may write, and
+ * the list grew (sk_pacing_* in 6.0, app_limited in 6.4).
+ */
+static int probe_store(const struct btf *vmlinux, const char *type, const char *field,
+		       int size, const char *what)
+{
+	int id = btf__find_by_name_kind(vmlinux, type, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
+	int i = t ? member_index(vmlinux, t, field) : -1;
+	int off = i >= 0 ? (int)(btf_member_bit_offset(t, i) / 8) : -1;
+	const struct bpf_insn insns[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 1, 0, 0),		/* r1 = sk */
+		INSN(BPF_ST | BPF_MEM | (size == 8 ? BPF_DW : BPF_W), 1, 0, off, 1),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return off >= 0 && hook_loads(vmlinux, "init", insns, 4, what);
+}
+
+/* Whether tcp_congestion_ops.cong_control takes (sk, ack, flag, rs), as from 6.10. */
+static int cong_control_has_ack_flag(const struct btf *vmlinux)
+{
+	int ops = btf__find_by_name_kind(vmlinux, "tcp_congestion_ops", BTF_KIND_STRUCT);
+	const struct btf_type *t = ops > 0 ? btf__type_by_id(vmlinux, ops) : NULL;
+	int i = t ? member_index(vmlinux, t, "cong_control") : -1;
+	const struct btf_type *fn;
+
+	if (i < 0)
+		return 0;
+	fn = btf__type_by_id(vmlinux, btf_members(t)[i].type);
+	while (fn && btf_is_mod(fn))
+		fn = btf__type_by_id(vmlinux, fn->type);
+	if (fn && btf_is_ptr(fn))
+		fn = btf__type_by_id(vmlinux, fn->type);
+	return fn && btf_is_func_proto(fn) && btf_vlen(fn) == 4;
+}
+
+/*
+ * Tests take the older kernels' paths here too:
+ * TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt,pacing,app_limited.  Not
+ * cong_control's signature: that is a fact of the kernel, not a permission.
+ */
 static unsigned int features_withheld(void)
 {
+	static const struct { const char *name; unsigned int bit; } names[] = {
+		{ "kfuncs", TCPCA_KF_KFUNCS }, { "setsockopt", TCPCA_KF_SETSOCKOPT },
+		{ "pacing", TCPCA_KF_PACING }, { "app_limited", TCPCA_KF_APP_LIMITED },
+	};
 	const char *w = getenv("TCPCA_KERNEL_WITHOUT");
-	unsigned int mask = 0;
+	unsigned int i, mask = 0;
 
-	if (w && strstr(w, "kfuncs"))
-		mask |= TCPCA_KF_KFUNCS;
-	if (w && strstr(w, "setsockopt"))
-		mask |= TCPCA_KF_SETSOCKOPT;
+	for (i = 0; w && i < ARRAY_SIZE(names); i++)
+		if (strstr(w, names[i].name))
+			mask |= names[i].bit;
 	return mask;
 }
 
@@ -206,7 +253,12 @@ int kernel_features(void)
 	if (!vmlinux)
 		return -ENOENT;
 	probed_features = (probe_kfuncs(vmlinux) ? TCPCA_KF_KFUNCS : 0) |
-			  (probe_setsockopt(vmlinux) ? TCPCA_KF_SETSOCKOPT : 0);
+			  (probe_setsockopt(vmlinux) ? TCPCA_KF_SETSOCKOPT : 0) |
+			  (probe_store(vmlinux, "sock", "sk_pacing_rate", 8,
+				       "stores to sk_pacing_rate (6.0)") ? TCPCA_KF_PACING : 0) |
+			  (probe_store(vmlinux, "tcp_sock", "app_limited", 4,
+				       "stores to tp->app_limited (6.4)") ? TCPCA_KF_APP_LIMITED : 0) |
+			  (cong_control_has_ack_flag(vmlinux) ? TCPCA_KF_CC_ACK_FLAG : 0);
 	btf__free(vmlinux);
 	probed_features &= ~features_withheld();
 	info_verbose("kernel: %s", kernel_features_text(probed_features));
@@ -224,4 +276,26 @@ const char *kernel_features_text(int features)
 		 features & TCPCA_KF_SETSOCKOPT ? "bpf_setsockopt" :
 						  "no bpf_setsockopt (5.15): snd_cwnd_clamp by min() only");
 	return text;
+}
+
+/*
+ * The first feature of needs (TCPCA_KF_* bits, an object's tcpca_needs) that
+ * features lacks, said as "what it is (the first kernel that has it)"; NULL
+ * when none is missing.
+ */
+const char *kernel_feature_missing(unsigned int needs, int features)
+{
+	static const struct { unsigned int bit; const char *text; } known[] = {
+		{ TCPCA_KF_KFUNCS, "kfunc calls from a congestion control (Linux 5.13)" },
+		{ TCPCA_KF_SETSOCKOPT, "bpf_setsockopt from a congestion control (Linux 5.15)" },
+		{ TCPCA_KF_PACING, "stores to sk_pacing_rate and sk_pacing_status from BPF (Linux 6.0)" },
+		{ TCPCA_KF_APP_LIMITED, "stores to tp->app_limited from BPF (Linux 6.4)" },
+		{ TCPCA_KF_CC_ACK_FLAG, "cong_control with ack and flag arguments (Linux 6.10)" },
+	};
+	unsigned int i, missing = needs & ~(unsigned int)features;
+
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (missing & known[i].bit)
+			return known[i].text;
+	return missing ? "a feature this loader does not know" : NULL;
 }

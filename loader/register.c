@@ -125,10 +125,20 @@ static int set_rodata(struct bpf_object *obj, const char *name)
 {
 	char *ca_name = rodata_var(obj, "tcpca_ca_name", TCPCA_NAME_MAX);
 	char *kernel = rodata_var(obj, "tcpca_kernel", sizeof(__u32));
+	char *needs = rodata_var(obj, "tcpca_needs", sizeof(__u32));
 	int features = kernel_features();
+	__u32 needed = 0;
+	const char *missing;
 
 	if (features < 0)
 		return features;
+	if (needs)
+		memcpy(&needed, needs, sizeof(needed));
+	missing = kernel_feature_missing(needed, features);
+	if (missing) {
+		err("%s needs %s, which this kernel lacks", name, missing);
+		return -EOPNOTSUPP;
+	}
 	if (ca_name)
 		strncpy(ca_name, name, TCPCA_NAME_MAX);
 	if (kernel)

@@ -92,6 +92,7 @@ int kernel_reg_mode(void);		/* enum reg_mode, or -errno with the cause said */
 const char *reg_mode_name(int mode);
 int kernel_features(void);		/* TCPCA_KF_* (tcpca_features.h), or -errno said */
 const char *kernel_features_text(int features);
+const char *kernel_feature_missing(unsigned int needs, int features);	/* NULL: none */
 
 /* kstate.c: what the kernel says of a struct_ops map or link */
 #define TCPCA_BPF_F_LINK		(1U << 13)	/* BPF_F_LINK, 6.4+ */

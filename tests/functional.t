@@ -61,8 +61,17 @@ for alg in $algs; do
 	load="$forced $TCPCA_LOAD --pin-dir $TEST_PIN_DIR --name $name"
 	owner=$([ "$by" = link ] && echo link || echo ops)
 
-	$load "$alg" >/dev/null
-	ok $? "$alg by $by: registers as $name"
+	said=$($load "$alg" 2>&1 >/dev/null)
+	st=$?
+	# refused for a feature this kernel is older than (bbr before 6.0):
+	# what it should do here (tests/loader-kernel.t checks the refusal)
+	need=$(echo "$said" | sed -n 's/.* needs .*(Linux \([0-9.]*\)), which this kernel lacks$/\1/p')
+	if [ "$st" -ne 0 ] && [ -n "$need" ] && [ "$(kernel_version_code)" -lt "$(version_code "$need")" ]; then
+		skip "$alg by $by: registers as $name" "this kernel is older than Linux $need: $said"
+		continue
+	fi
+	[ -z "$said" ] || diag "$said"
+	ok "$st" "$alg by $by: registers as $name"
 	is "$($TCPCA_LOAD --pin-dir "$TEST_PIN_DIR" --list | awk -v n="$name" '$1 == n { print $3 }')" \
 		"$by" "$alg by $by: --list says so${forced:+ (forced)}"
 	available "$name"; ok $? "$alg by $by: listed in tcp_available_congestion_control"
@@ -78,8 +87,8 @@ for alg in $algs; do
 	is "$(echo "$show" | head -n 1 | awk '{ print $3 }')" "$alg," "$alg by $by: --show names the algorithm"
 	cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 \
 		"$alg by $by: --show counts the transfer's socket (init)"
-	cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" || $1 == "pkts_acked" { n += $2 } END { print n + 0 }')" ">" 0 \
-		"$alg by $by: --show counts its ACKs (cong_avoid + pkts_acked)"
+	cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" || $1 == "cong_control" || $1 == "pkts_acked" { n += $2 } END { print n + 0 }')" ">" 0 \
+		"$alg by $by: --show counts its ACKs (cong_avoid or cong_control, + pkts_acked)"
 	if [ "$by" = "$kernel_by" ]; then
 		v6_check "$alg" "$name" "$peer"
 	fi

@@ -46,6 +46,7 @@ veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
 for way in old new; do
 	name="${RUN_ID}${way}"
 	env=()
+	# shellcheck disable=SC2054 # one word: the variable's value is a comma list
 	[ "$way" = old ] && env=(env TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt)
 	"${env[@]}" "${L[@]}" --name "$name" hybla >/dev/null
 	ok $? "hybla, the $way kernels' way: registers"
@@ -76,4 +77,56 @@ for way in old new; do
 	"${L[@]}" --unload "$name" >/dev/null
 	ok $? "hybla, the $way kernels' way: unloads"
 done
+
+# bbr needs pacing (stores to sk_pacing_rate, 6.0): registered where the
+# kernel has it, refused in one line naming it where not (5.10), and where
+# it is withheld; its cong_control reads rs where this kernel passes it
+# (argument 3 from 6.10, 1 before: ctx + 24 or ctx + 8).
+# refusal NAME WHAT [env VAR=VALUE]: loading bbr as NAME is refused
+refusal() {
+	local name=$1 what=$2 out
+	shift 2
+	out=$("$@" "${L[@]}" --name "$name" bbr 2>&1 >/dev/null)
+	is "$?:$(echo "$out" | wc -l)" "1:1" "bbr $what: refused, in one line"
+	like "$out" "needs stores to sk_pacing_rate and sk_pacing_status from BPF \(Linux 6\.0\)" \
+		"bbr $what: the line names the missing feature and its first kernel ($out)"
+	[ ! -e "$TEST_PIN_DIR/$name" ] && ! grep -qw "$name" /proc/sys/net/ipv4/tcp_available_congestion_control
+	ok $? "bbr $what: nothing registered or pinned"
+}
+# rs_read NAME: the offset of the context read that follows the test of
+# TCPCA_KF_CC_ACK_FLAG (16) in NAME's verified cong_control: the verifier
+# removed the branch not taken, so one read, straight after the test
+rs_read() {
+	local map id
+	map=$("${L[@]}" --list | awk -v n="$1" '$1 == n { print $5 }')
+	for id in $(bpftool struct_ops dump id "$map" | grep -o 'prog_id:[0-9]*' | cut -d: -f2); do
+		bpftool prog show id "$id" | grep -q 'name bbr_cong_contro' || continue
+		bpftool prog dump xlated id "$id" | grep -v '^;' |
+			awk '/&= 16$/ { f = 1; next } f && /= \*\(u64 \*\)\(r[0-9] \+[0-9]+\)/ {
+				sub(/.*\+/, ""); sub(/\).*/, ""); print; exit }'
+	done
+}
+name="${RUN_ID}bbr"
+if kernel_has_ca_pacing; then
+	"${L[@]}" --name "$name" bbr >/dev/null
+	ok $? "bbr: registers on $(uname -r), which has pacing stores"
+	ld=$(rs_read "$name")
+	if kernel_has_cc_ack_flag; then
+		is "$ld" 24 "bbr: cong_control reads rs as argument 3 (ctx + 24) on 6.10+, the other read gone"
+	else
+		is "$ld" 8 "bbr: cong_control reads rs as argument 1 (ctx + 8) before 6.10, the other read gone"
+	fi
+	ca=$(xfer_check "$C" "$S" 4000000 "$name")
+	ok $? "bbr: 4 MB intact"
+	is "$ca" "ca=$name" "bbr: the socket runs it"
+	"${L[@]}" --unload "$name" >/dev/null
+	refusal "${RUN_ID}bbrw" "with pacing withheld (TCPCA_KERNEL_WITHOUT=pacing)" env TCPCA_KERNEL_WITHOUT=pacing
+	env TCPCA_KERNEL_WITHOUT=app_limited "${L[@]}" --name "$name" bbr >/dev/null
+	ok $? "bbr: registers without app_limited stores too (the 6.1 way)"
+	ca=$(xfer_check "$C" "$S" 1000000 "$name")
+	ok $? "bbr, the 6.1 way: 1 MB intact"
+	"${L[@]}" --unload "$name" >/dev/null
+else
+	refusal "$name" "on $(uname -r)" env
+fi
 done_testing

@@ -41,6 +41,9 @@ kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && ec
 # What a CA program may call here: kfuncs from 5.13, bpf_setsockopt from 5.15.
 kernel_has_kfuncs() { [ "$(kernel_version_code)" -ge "$(version_code 5.13)" ]; }
 kernel_has_ca_setsockopt() { [ "$(kernel_version_code)" -ge "$(version_code 5.15)" ]; }
+# ... may store to sk_pacing_rate from 6.0; cong_control takes (sk, ack, flag, rs) from 6.10.
+kernel_has_ca_pacing() { [ "$(kernel_version_code)" -ge "$(version_code 6.0)" ]; }
+kernel_has_cc_ack_flag() { [ "$(kernel_version_code)" -ge "$(version_code 6.10)" ]; }
 
 # Unload every algorithm the test registered under its own pin directory.
 use_test_pin_dir() {
