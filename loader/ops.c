@@ -189,6 +189,12 @@ static int ops_find(struct ops_object *o)
 		}
 		vi = btf_var_secinfos(sec);
 	}
+#if !TCPCA_LIBBPF_OPS_LINK
+	if (!vi && !section_find(o->elf, o->size, ".struct_ops.link", &sec_off, &sec_len)) {
+		err = -EPROTONOSUPPORT;
+		goto out;
+	}
+#endif
 	if (!vi || vi->offset > sec_len)
 		goto out;
 	var = btf__type_by_id(btf, vi->type);
@@ -312,11 +318,17 @@ int ops_object_read(const struct tcpca_alg *alg, const char *path, struct ops_ob
 		}
 		fclose(f);
 	}
-	if (ops_find(o)) {
+	switch (ops_find(o)) {
+	case 0:
+		return 0;
+	case -EPROTONOSUPPORT:
+		err("%s has its ops table in .struct_ops.link, which tcpca-load's libbpf (%s) predates "
+		    "(1.2+ reads it)", alg ? alg->name : path, libbpf_version_string());
+		return -ENOEXEC;
+	default:
 		err("%s holds no single tcp_congestion_ops table in .struct_ops", alg ? alg->name : path);
 		return -ENOEXEC;
 	}
-	return 0;
 }
 
 const char *ops_object_ca_name(const struct ops_object *o)
