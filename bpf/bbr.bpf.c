@@ -751,7 +751,7 @@ u32 TCPCA_OPS(bbr_sndbuf_expand, struct sock *sk)
 	return 3;
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops bbr = {
 	.init		= (void *)bbr_init,
 	.cong_control	= (void *)bbr_cong_control,

@@ -154,7 +154,7 @@ u32 TCPCA_OPS(bic_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops bic = {
 	.init		= (void *)bic_init,
 	.pkts_acked	= (void *)bic_pkts_acked,

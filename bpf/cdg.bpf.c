@@ -424,7 +424,7 @@ void TCPCA_OPS(cdg_release, struct sock *sk)
 		bpf_sk_storage_delete(&cdg_slots, sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops cdg = {
 	.init		= (void *)cdg_init,
 	.pkts_acked	= (void *)cdg_pkts_acked,

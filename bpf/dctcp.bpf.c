@@ -253,7 +253,7 @@ u32 TCPCA_OPS(dctcp_undo_cwnd, struct sock *sk)
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops dctcp = {
 	.init		= (void *)dctcp_init,
 	.in_ack_event	= (void *)dctcp_update_alpha,

@@ -131,7 +131,7 @@ u32 TCPCA_OPS(hstcp_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops highspeed = {
 	.init		= (void *)hstcp_init,
 	.cong_avoid	= (void *)hstcp_cong_avoid,

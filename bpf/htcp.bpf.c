@@ -253,7 +253,7 @@ u32 TCPCA_OPS(htcp_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops htcp = {
 	.init		= (void *)htcp_init,
 	.pkts_acked	= (void *)htcp_pkts_acked,

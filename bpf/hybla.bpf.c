@@ -184,7 +184,7 @@ u32 TCPCA_OPS(hybla_undo_cwnd, struct sock *sk)
 	return min(max(tp->snd_cwnd, tp->prior_cwnd), hybla_clamp(tp));
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops hybla = {
 	.init		= (void *)hybla_init,
 	.cong_avoid	= (void *)hybla_cong_avoid,

@@ -189,7 +189,7 @@ u32 TCPCA_OPS(illinois_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops illinois = {
 	.init		= (void *)illinois_init,
 	.pkts_acked	= (void *)illinois_pkts_acked,

@@ -194,7 +194,7 @@ u32 TCPCA_OPS(lp_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops lp = {
 	.init		= (void *)lp_init,
 	.pkts_acked	= (void *)lp_pkts_acked,

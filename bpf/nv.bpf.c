@@ -305,7 +305,7 @@ u32 TCPCA_OPS(nv_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops nv = {
 	.init		= (void *)nv_init,
 	.pkts_acked	= (void *)nv_pkts_acked,

@@ -72,7 +72,7 @@ void TCPCA_OPS(reno_set_state, struct sock *sk, u8 new_state)
 	tcpca_count_state(new_state);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops reno = {
 	.init		= (void *)reno_init,
 	.cong_avoid	= (void *)reno_cong_avoid,

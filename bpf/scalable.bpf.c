@@ -93,7 +93,7 @@ u32 TCPCA_OPS(scalable_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops scalable = {
 	.init		= (void *)scalable_init,
 	.cong_avoid	= (void *)scalable_cong_avoid,

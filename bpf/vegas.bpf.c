@@ -167,7 +167,7 @@ u32 TCPCA_OPS(vegas_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops vegas = {
 	.init		= (void *)vegas_init,
 	.pkts_acked	= (void *)vegas_pkts_acked,

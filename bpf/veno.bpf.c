@@ -186,7 +186,7 @@ u32 TCPCA_OPS(veno_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops veno = {
 	.init		= (void *)veno_init,
 	.pkts_acked	= (void *)veno_pkts_acked,

@@ -210,7 +210,7 @@ u32 TCPCA_OPS(westwood_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops westwood = {
 	.init		= (void *)westwood_init,
 	.pkts_acked	= (void *)westwood_pkts_acked,

@@ -166,7 +166,7 @@ u32 TCPCA_OPS(yeah_undo_cwnd, struct sock *sk)
 	return tcpca_reno_undo_cwnd(sk);
 }
 
-SEC(".struct_ops")
+SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops yeah = {
 	.init		= (void *)yeah_init,
 	.pkts_acked	= (void *)yeah_pkts_acked,

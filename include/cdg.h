@@ -118,7 +118,7 @@ struct cdg_window {
 };
 
 /* e^-(256e-6 * 2^k) * 65536 - 1, k = 0..15: cdg_nexp's factors */
-static const __u16 cdg_nexp_f[16] TCPCA_RODATA = {
+TCPCA_TABLE const __u16 cdg_nexp_f[16] = {
 	65518, 65501, 65468, 65401, 65267, 65001, 64470, 63422,
 	61378, 57484, 50423, 38795, 22965, 8047, 987, 14,
 };

@@ -59,7 +59,7 @@ struct hybla_params { HYBLA_PARAMS(TCPCA_PARAM_FIELD) };
  * The fractional part of rho has only eight steps (rho is << 3), so eight
  * rows cover every value; the unit test rebuilds each row from pow().
  */
-static const __u32 hybla_pow2_eighths_7ls[8] TCPCA_RODATA = {
+TCPCA_TABLE const __u32 hybla_pow2_eighths_7ls[8] = {
 	128, 139, 152, 165, 181, 197, 215, 234,
 };
 

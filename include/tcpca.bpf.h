@@ -14,6 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "tcpca_tcp.h"
+#include "tcpca_libbpf.h"	/* TCPCA_OPS_SEC: the ops table's section */
 
 #define TCPCA_OPS(name, args...) SEC("struct_ops/" #name) BPF_PROG(name, ##args)
 

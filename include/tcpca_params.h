@@ -26,15 +26,24 @@
 	struct type params SEC(".data.params") = { LIST(TCPCA_PARAM_INIT) }
 
 /*
- * A constant table an algorithm's arithmetic shares with the host tests: in
- * BPF it must sit in .rodata proper, since clang puts a small const array in
- * a mergeable .rodata.cstN section and records it at offset 0 of .rodata in
- * BTF, where it overlaps other variables and the kernel refuses the BTF.
+ * A constant table an algorithm's arithmetic shares with the host tests:
+ *
+ *	TCPCA_TABLE const __u32 table[8] = { ... };
+ *
+ * In BPF the table has external linkage.  A static const array of 4 to 32
+ * bytes whose address nothing compares is a mergeable constant to clang: it
+ * goes to a .rodata.cstN section that clang 14's BTF records at offset 0 of
+ * .rodata, over other variables, and the kernel refuses the BTF; forcing it
+ * into ".rodata" with a section attribute makes clang 19 emit a second,
+ * mergeable section of that name, which bpftool 7.5's skeleton turns into a
+ * duplicate member.  A global keeps its own address, so both put it in
+ * .rodata proper.  On the host it stays static: several test programs
+ * include the same header.
  */
 #ifdef __VMLINUX_H__
-#define TCPCA_RODATA	__attribute__((section(".rodata"), unused))
+#define TCPCA_TABLE	__attribute__((unused))
 #else
-#define TCPCA_RODATA	__attribute__((unused))
+#define TCPCA_TABLE	static __attribute__((unused))
 #endif
 
 #endif /* TCPCA_PARAMS_H */

@@ -94,30 +94,13 @@ static int in_init_netns(void)
 /* The ops table's variable in FILE.bpf.o: the name its struct_ops map gets. */
 static int object_ops_name(const char *path, char *buf, size_t size)
 {
-	struct ops_layout l;
-	FILE *f = fopen(path, "rb");
-	void *elf = NULL;
-	long len;
-	int e = 0;
+	struct ops_object *o;
+	int e = ops_object_read(NULL, path, &o);
 
-	if (!f) {
-		e = -errno;
-		err("cannot open %s: %s", path, strerror(-e));
-		return e;
-	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(elf = malloc(len ? len : 1)) || fread(elf, 1, len, f) != (size_t)len) {
-		err("cannot read %s", path);
-		e = -EIO;
-	} else if (ops_layout_find(elf, len, &l)) {
-		err("%s holds no single tcp_congestion_ops table in .struct_ops", path);
-		e = -ENOEXEC;
-	} else {
-		/* the kernel keeps BPF_OBJ_NAME_LEN - 1 characters of a map's name */
-		snprintf(buf, size, "%.15s", l.ops_var);
-	}
-	free(elf);
-	fclose(f);
+	/* the kernel keeps BPF_OBJ_NAME_LEN - 1 characters of a map's name */
+	if (!e)
+		snprintf(buf, size, "%.15s", ops_object_map_name(o));
+	ops_object_free(o);
 	return e;
 }
 

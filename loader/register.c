@@ -7,8 +7,8 @@
  * thing that keeps the algorithm registered: unlinking it unregisters, no
  * separate "unregister" call that a crash could skip, bpftool shows it as a
  * link owned by the pin, and bpf_link_update() can later swap a new version
- * in under the same name.  libbpf 1.1 predates ".struct_ops.link", so we set
- * the flag and create the link ourselves.
+ * in under the same name.  The flag is ours to set or clear, by the kernel;
+ * the link is libbpf's to make where it can (ops.c).
  *
  * Before 6.4, by map: updating the map's one element registers, and the
  * registration then lasts until the element is deleted, whoever holds the
@@ -35,57 +35,6 @@
 #ifndef BPF_F_LINK
 #define BPF_F_LINK		(1U << 13)
 #endif
-#define ATTACH_STRUCT_OPS	44	/* enum bpf_attach_type BPF_STRUCT_OPS, 6.4+ */
-#define CONG_NON_RESTRICTED	0x1	/* TCP_CONG_NON_RESTRICTED */
-
-struct image {
-	void *elf;
-	size_t size;
-	struct ops_layout layout;
-};
-
-static int image_read(const struct tcpca_alg *alg, const char *path, struct image *im)
-{
-	const void *bytes = NULL;
-	size_t size = 0;
-	FILE *f;
-
-	if (alg) {
-		bytes = alg->elf_bytes(&size);
-		im->elf = malloc(size);
-		if (!im->elf)
-			return -ENOMEM;
-		memcpy(im->elf, bytes, size);
-	} else {
-		long end;
-
-		if (!(f = fopen(path, "rb"))) {
-			int e = -errno;	/* before err() may change it */
-
-			err("cannot open %s: %s", path, strerror(-e));
-			return e;
-		}
-		if (fseek(f, 0, SEEK_END) || (end = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-			fclose(f);
-			err("cannot read %s: not a regular file", path);
-			return -EIO;
-		}
-		size = (size_t)end;
-		im->elf = malloc(size ? size : 1);
-		if (!im->elf || fread(im->elf, 1, size, f) != size) {
-			fclose(f);
-			err("cannot read %s", path);
-			return -EIO;
-		}
-		fclose(f);
-	}
-	im->size = size;
-	if (ops_layout_find(im->elf, im->size, &im->layout)) {
-		err("%s holds no single tcp_congestion_ops table in .struct_ops", alg ? alg->name : path);
-		return -ENOEXEC;
-	}
-	return 0;
-}
 
 /* Where the object's .rodata holds the variable var (size bytes at least), or NULL. */
 static char *rodata_var(struct bpf_object *obj, const char *var_name, size_t want)
@@ -160,16 +109,6 @@ static int set_params(struct bpf_object *obj, const struct tcpca_alg *alg, const
 	return bpf_map__set_initial_value(map, values, alg->nparams * sizeof(__u32));
 }
 
-static struct bpf_map *ops_map(struct bpf_object *obj)
-{
-	struct bpf_map *map;
-
-	bpf_object__for_each_map(map, obj)
-		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
-			return map;
-	return NULL;
-}
-
 static int pin_extras(struct dir_change *c, struct bpf_object *obj, const char *sub)
 {
 	static const struct { const char *map, *leaf; } maps[] = {
@@ -230,20 +169,8 @@ static void say_register_failed(int e, const char *what, const char *name)
 		err("registering %s as '%s' failed: %s", what, name, strerror(-e));
 }
 
-/* The map's value gets the programs' fds; with BPF_F_LINK this does not register yet. */
-static int fill_ops(struct bpf_map *ops)
-{
-	struct bpf_link *st_link = bpf_map__attach_struct_ops(ops);
-
-	if (!st_link)
-		return -errno;
-	bpf_link__disconnect(st_link);	/* destroying it must not unregister */
-	bpf_link__destroy(st_link);
-	return 0;
-}
-
 /*
- * Registered from bpf_link_create() on, but owned by an fd of ours until the
+ * Registered from ops_link_create() on, but owned by an fd of ours until the
  * link is pinned: if anything fails, or we die, before the pin, closing that
  * fd unregisters.  The link is pinned last of all the leaves, so a
  * directory with a link holds a whole registration.
@@ -251,17 +178,11 @@ static int fill_ops(struct bpf_map *ops)
 static int register_by_link(struct dir_change *c, struct bpf_map *ops, const char *name,
 			    const char *what)
 {
-	int link_fd, e;
+	int link_fd = ops_link_create(ops), e;
 
-	if ((e = fill_ops(ops))) {
-		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
-		return e;
-	}
-	link_fd = bpf_link_create(bpf_map__fd(ops), 0, ATTACH_STRUCT_OPS, NULL);
 	if (link_fd < 0) {
-		e = -errno;
-		say_register_failed(e, what, name);
-		return e;
+		say_register_failed(link_fd, what, name);
+		return link_fd;
 	}
 	if (!(e = fault("load.linked")))
 		e = change_pin(c, link_fd, name, PIN_LINK);
@@ -277,7 +198,7 @@ static int register_by_link(struct dir_change *c, struct bpf_map *ops, const cha
  */
 static int register_by_map(struct bpf_map *ops, const char *name, const char *what)
 {
-	int e = fill_ops(ops);
+	int e = ops_fill(ops);
 
 	if (e)
 		say_register_failed(e, what, name);
@@ -285,32 +206,29 @@ static int register_by_map(struct bpf_map *ops, const char *name, const char *wh
 }
 
 /*
- * The object as it will run: the CA name and access patched into its ELF
- * image, its parameters and iterator name set, loaded (verified).
+ * The object as it will run: its CA name and access, its parameters and
+ * iterator name set, BPF_F_LINK as the kernel registers (an ops table in
+ * ".struct_ops.link" has it, one in ".struct_ops" not), loaded (verified).
  */
-static int load_ops_object(const struct tcpca_alg *alg, struct image *im, const char *name,
+static int load_ops_object(const struct tcpca_alg *alg, struct ops_object *im, const char *name,
 			   const struct load_opts *o, int mode, struct bpf_object **objp)
 {
 	const char *what = alg ? alg->name : o->object_path;
 	struct bpf_object *obj;
 	struct bpf_map *ops;
-	__u32 *flags;
+	__u32 flags;
 	int e;
 
-	memset((char *)im->elf + im->layout.name_off, 0, TCPCA_NAME_MAX);
-	memcpy((char *)im->elf + im->layout.name_off, name, strlen(name));
-	flags = (__u32 *)((char *)im->elf + im->layout.flags_off);
-	*flags = o->allow ? (*flags | CONG_NON_RESTRICTED) : (*flags & ~CONG_NON_RESTRICTED);
-
-	*objp = obj = bpf_object__open_mem(im->elf, im->size, NULL);
+	*objp = obj = ops_object_open(im, name, o->allow);
 	if (!obj) {
 		e = -errno;
 		err("cannot open the BPF object of %s: %s", what, strerror(-e));
 		return e;
 	}
 	ops = ops_map(obj);
-	if ((mode == REG_LINK &&
-	     (e = bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | BPF_F_LINK))) ||
+	flags = bpf_map__map_flags(ops);
+	flags = mode == REG_LINK ? flags | BPF_F_LINK : flags & ~BPF_F_LINK;
+	if ((e = bpf_map__set_map_flags(ops, flags)) ||
 	    (e = set_params(obj, alg, o->values)) || (e = set_rodata(obj, name)) ||
 	    (e = load_object(obj, what)))
 		return e;
@@ -322,20 +240,20 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 	const char *what = alg ? alg->name : o->object_path;
 	struct bpf_object *obj = NULL;
 	struct bpf_map *ops;
-	struct image im = {};
+	struct ops_object *im = NULL;
 	char name[TCPCA_NAME_MAX];
 	int mode, e;
 
 	mode = e = kernel_reg_mode();
 	if (mode < 0)
 		return e;
-	e = image_read(alg, o->object_path, &im);
+	e = ops_object_read(alg, o->object_path, &im);
 	if (e)
 		goto out;
 	if (o->name || alg)
 		snprintf(name, sizeof(name), "%s", o->name ? o->name : alg->ca_name);
 	else
-		snprintf(name, sizeof(name), "%.15s", (char *)im.elf + im.layout.name_off);
+		snprintf(name, sizeof(name), "%s", ops_object_ca_name(im));
 	/* an object's own name becomes a pin directory too: the same check */
 	if (!o->name && (e = check_ca_name(name)))
 		goto out;
@@ -349,7 +267,7 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 		e = -EEXIST;
 		goto out;
 	}
-	if ((e = load_ops_object(alg, &im, name, o, mode, &obj)) || (e = fault("load.verified")))
+	if ((e = load_ops_object(alg, im, name, o, mode, &obj)) || (e = fault("load.verified")))
 		goto out;
 	/* one pass: its directory, the leaves, the ops map, the registration */
 	ops = ops_map(obj);
@@ -367,7 +285,7 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 	e = fault("load.registered");
 out:
 	bpf_object__close(obj);
-	free(im.elf);
+	ops_object_free(im);
 	return e;
 }
 
@@ -550,7 +468,7 @@ static int swap_by_map(struct bpf_map *ops, int old_fd, const char *name, const 
 	}
 	/* from here on the old registration is gone for good; the pins move
 	 * after the new one registers, so that the gap is the kernel's alone */
-	if ((e = fault("replace.unregistered")) || (e = fill_ops(ops))) {
+	if ((e = fault("replace.unregistered")) || (e = ops_fill(ops))) {
 		err("'%s' is unregistered: registering %s in its place failed (%s); "
 		    "--apply or --unload then load registers it again", name, what, strerror(-e));
 		return e;
@@ -566,7 +484,7 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 	struct bpf_object *obj = NULL;
 	struct bpf_map *ops;
 	struct pin_state s;
-	struct image im = {};
+	struct ops_object *im = NULL;
 	int e, old_fd = -1;
 
 	if ((e = kernel_reg_mode()) < 0 || (e = tcpca_recover(c, name)) ||
@@ -588,11 +506,11 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 		err("cannot open %s: %s", path, strerror(-e));
 		return e;
 	}
-	if ((e = image_read(alg, o->object_path, &im)) ||
-	    (e = load_ops_object(alg, &im, name, o, s.mode, &obj)) || (e = fault("replace.verified")))
+	if ((e = ops_object_read(alg, o->object_path, &im)) ||
+	    (e = load_ops_object(alg, im, name, o, s.mode, &obj)) || (e = fault("replace.verified")))
 		goto out;
 	ops = ops_map(obj);
-	if (s.mode == REG_LINK && (e = fill_ops(ops))) {
+	if (s.mode == REG_LINK && (e = ops_fill_unlinked(ops))) {
 		err("cannot fill the struct_ops map of %s: %s", what, strerror(-e));
 		goto out;
 	}
@@ -616,6 +534,6 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 out:
 	close(old_fd);
 	bpf_object__close(obj);
-	free(im.elf);
+	ops_object_free(im);
 	return e;
 }

@@ -120,13 +120,20 @@ void params_print(const struct tcpca_alg *alg, const __u32 *values, const char *
 int params_read_pinned(const char *path, __u32 *values, unsigned int n);
 int params_write_pinned(const char *path, const __u32 *values, unsigned int n);
 
-/* objpatch.c: the CA name and flags live in the object's .struct_ops data */
-struct ops_layout {
-	size_t name_off;	/* of tcp_congestion_ops.name in the ELF image */
-	size_t flags_off;	/* of tcp_congestion_ops.flags */
-	char ops_var[64];	/* the ops table's variable, i.e. the map name */
-};
-int ops_layout_find(const void *elf, size_t size, struct ops_layout *l);
+/* ops.c: an object's one tcp_congestion_ops (its struct_ops map), whatever the libbpf */
+struct ops_object;
+struct bpf_object;
+struct bpf_map;
+int ops_object_read(const struct tcpca_alg *alg, const char *path, struct ops_object **o);
+const char *ops_object_ca_name(const struct ops_object *o);	/* the object's own */
+const char *ops_object_map_name(const struct ops_object *o);	/* the ops table's variable */
+/* opened, with that CA name and access; NULL and errno if it fails */
+struct bpf_object *ops_object_open(struct ops_object *o, const char *name, bool allow);
+void ops_object_free(struct ops_object *o);
+struct bpf_map *ops_map(struct bpf_object *obj);
+int ops_fill(struct bpf_map *ops);		/* registers a map without BPF_F_LINK */
+int ops_link_create(struct bpf_map *ops);	/* fills and links it: the link's fd, or -errno */
+int ops_fill_unlinked(struct bpf_map *ops);	/* --replace by link: filled, no link of its own */
 
 /* pins.c: bpffs layout <dir>/<name>/<leaf> (pins.def: PIN_LINK, PIN_OPS, ...),
  * and <dir>/<name>/next/ while --replace stages the new program */

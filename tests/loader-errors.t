@@ -135,6 +135,20 @@ like "$(echo "$errs" | head -n 1)" "^tcpca-load: loading .*nokfunc.bpf.o failed"
 like "$errs" "tcpca_no_such_kfunc" "and names what is missing"
 nothing_left "after missing kernel features"
 
+# An ops table in .struct_ops.link: a loader whose libbpf is 1.2+ (its
+# build put our own tables there too, TCPCA_OPS_SEC) registers it; one built
+# with 1.1 refuses it in one line that names its libbpf.
+obj="$TCPCA_ROOT/build/tests/linksec.bpf.o"
+if grep -qa '\.struct_ops\.link' "$TCPCA_ROOT/build/reno.bpf.o"; then
+	"${L[@]}" --name "$N" "$obj" >/dev/null; ok $? ".struct_ops.link: registers (libbpf 1.2+)"
+	"${L[@]}" --unload "$N" >/dev/null; ok $? "... and unloads"
+else
+	expect_error ".struct_ops.link: refused, with the libbpf that predates it (1.1)" \
+		"^tcpca-load: .*linksec.bpf.o has its ops table in .struct_ops.link, which tcpca-load's libbpf \(v1\.[01]\) predates" \
+		"${L[@]}" --name "$N" "$obj"
+fi
+nothing_left "after an object in .struct_ops.link"
+
 # Registering by map update (the pre-6.4 way) fails as cleanly.
 expect_error "by map: the same name twice" "named '$N' is already registered" \
 	sh -c "${L[*]} --name $N reno >/dev/null && TCPCA_REGISTER_BY=map ${L[*]} --name $N reno"

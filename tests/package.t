@@ -41,8 +41,11 @@ is "$(git status --porcelain --ignored --untracked-files=all)" "$tree_before" ".
 is "$(ls -d ../tcpca_"$version"* 2>/dev/null)" "$parent_before" "... and its parent directory too"
 
 contents=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
+# the units: under /usr from Debian 13 on, whose debhelper has dh_movetousr (debian/rules)
+units=lib/systemd/system
+command -v dh_movetousr >/dev/null && units=usr/lib/systemd/system
 for f in ./usr/sbin/tcpca-load ./usr/share/man/man8/tcpca-load.8.gz ./usr/share/man/man5/tcpca.conf.5.gz \
-	 ./lib/systemd/system/tcpca.service ./lib/systemd/system/tcpca@.service ./etc/tcpca.conf \
+	 ./$units/tcpca.service ./$units/tcpca@.service ./etc/tcpca.conf \
 	 ./usr/share/doc/tcpca/examples/tcpca.conf ./usr/share/doc/tcpca/copyright; do
 	printf '%s\n' "$contents" | grep -qxF "$f"; ok $? "it holds $f"
 done
@@ -66,7 +69,7 @@ for a in reno vegas hybla; do
 	like "$list" "
 $a " "... listing $a"
 done
-grep -q "^ExecStart=/usr/sbin/tcpca-load --apply /etc/tcpca.conf$" "$R/lib/systemd/system/tcpca.service"
+grep -q "^ExecStart=/usr/sbin/tcpca-load --apply /etc/tcpca.conf$" "$R/$units/tcpca.service"
 ok $? "tcpca.service runs the packaged loader with --apply /etc/tcpca.conf"
 is "$(grep -v '^#' "$R/etc/tcpca.conf" | grep -c '[^[:space:]]')" 0 "the shipped /etc/tcpca.conf is all comments"
 if [ "$(id -u)" -eq 0 ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Shellcheck finds nothing in the shell code of scripts/, tests/, .ci/ and the
-# testbed (tools/testbed, tools/linkem/measure-capacity.sh): an
+# Shellcheck finds nothing in the shell code of scripts/, tests/, .ci/, the
+# testbed (tools/testbed, tools/linkem/measure-capacity.sh) and tools/distro: an
 # exception is a `# shellcheck disable=SCxxxx # why` beside its line, or in
 # .shellcheckrc with its reason.  No root needed.
 # shellcheck source=lib/tap.sh
@@ -14,6 +14,7 @@ shell_scripts=()
 for f in scripts/*; do
 	head -n 1 "$f" | grep -Eq '^#!.*(ba|da|k)?sh( |$)' && shell_scripts+=("$f")
 done
-files=(.ci/run "${shell_scripts[@]}" tests/*.t tests/lib/*.sh tools/testbed/*.sh tools/linkem/measure-capacity.sh)
+files=(.ci/run "${shell_scripts[@]}" tests/*.t tests/lib/*.sh tools/testbed/*.sh tools/linkem/measure-capacity.sh
+       tools/distro/*)
 out=$(shellcheck -f gcc "${files[@]}" 2>&1)
 is "$out" "" "shellcheck finds nothing in ${#files[@]} files"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "../../loader/algorithms.c"
-#include "../../loader/objpatch.c"
+#include "../../loader/ops.c"
 #include "../../loader/names.c"
 #include "tap.h"
 #include "last_err.h"
@@ -24,19 +24,19 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 static void test_alg(const struct tcpca_alg *a)
 {
 	__u32 values[TCPCA_PARAMS_MAX];
-	struct ops_layout l;
-	const void *elf;
-	size_t size;
+	struct ops_object *o;
 	unsigned int i, in_range = 1;
 
-	elf = a->elf_bytes(&size);
-	if (!ok(ops_layout_find(elf, size, &l) == 0, "%s: one ops table in .struct_ops", a->name))
+	if (!ok(ops_object_read(a, NULL, &o) == 0, "%s: one ops table in %s", a->name, TCPCA_OPS_SEC)) {
+		ops_object_free(o);
 		return;
-	ok(!strcmp(l.ops_var, a->name), "%s: the ops table is the variable '%s' (got '%s')",
-	   a->name, a->name, l.ops_var);
-	ok(!strncmp((const char *)elf + l.name_off, a->ca_name, TCPCA_NAME_MAX),
-	   "%s: the object's .name is '%s', as the table says (got '%.15s')", a->name, a->ca_name,
-	   (const char *)elf + l.name_off);
+	}
+	ok(!strcmp(ops_object_map_name(o), a->name), "%s: the ops table is the variable '%s' (got '%s')",
+	   a->name, a->name, ops_object_map_name(o));
+	ok(!strcmp(ops_object_ca_name(o), a->ca_name),
+	   "%s: the object's .name is '%s', as the table says (got '%s')", a->name, a->ca_name,
+	   ops_object_ca_name(o));
+	ops_object_free(o);
 	ok(valid_ca_name(a->ca_name), "%s: '%s' is a name the loader accepts", a->name, a->ca_name);
 	for (i = 0; i < a->nparams; i++) {
 		values[i] = a->params[i].def;
