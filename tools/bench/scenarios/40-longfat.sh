@@ -1,4 +1,4 @@
-# Long fat pipe: what BIC (Xu, Harfoush & Rhee, 2004), HighSpeed TCP
+# Long fat pipe: what BIC (Xu, Harfoush & Rhee, 2004), CUBIC (RFC 9438), HighSpeed TCP
 # (RFC 3649) and the later high-speed algorithms (Scalable, H-TCP,
 # Illinois, YeAH) exist for.  As fast as linkem holds accurately on this 2-core
 # VM while others work (100 Mbit/s: see docs/benchmarks.md), RTT 100 ms,
@@ -13,15 +13,15 @@
 # Cells run one at a time (the link's pace needs a core); the order of the
 # algorithms rotates between repetitions.
 SC_NAME=longfat
-SC_TITLE="Long fat pipe (BIC, HighSpeed, Scalable, H-TCP, Illinois, YeAH)"
+SC_TITLE="Long fat pipe (BIC, CUBIC, HighSpeed, Scalable, H-TCP, Illinois, YeAH)"
 SC_KIND=single
-SC_ALGS="bic highspeed scalable htcp illinois yeah bpf_reno reno cubic bbr"
+SC_ALGS="bic bpf_cubic highspeed scalable htcp illinois yeah bpf_reno reno cubic bbr"
 SC_RATE_MBIT=${BENCH_LFP_MBIT:-100}
 SC_BASE_RTT_MS=100
 SC_SECONDS=20
 SC_PARALLEL=0
 SC_QUICK_SECONDS=10
-SC_QUICK_ALGS="bic highspeed scalable htcp bpf_reno reno"
+SC_QUICK_ALGS="bic bpf_cubic highspeed scalable htcp bpf_reno reno cubic"
 kick=8
 [ "${BENCH_QUICK:-0}" = 1 ] && kick=5
 SC_STEADY_S=$((kick - 2)).5
