@@ -104,7 +104,7 @@ static inline __u32 cubic_fls64(__u64 x)
  * The module's cube root table (Willy Tarreau's): for x in 0..63,
  * v[x] = cbrt(x << 18) - 1, hand-refined, so that cbrt(x) ~ (v[x] + 10) >> 6.
  */
-static const __u8 cubic_root_v[64] TCPCA_RODATA = {
+TCPCA_TABLE const __u8 cubic_root_v[64] = {
 	  0,  54,  54,  54, 118, 118, 118, 118,
 	123, 129, 134, 138, 143, 147, 151, 156,
 	157, 161, 164, 168, 170, 173, 176, 179,
