@@ -41,18 +41,21 @@ modes=(map)
 [ "$(kernel_reg_mode)" = link ] && modes=(link map)
 for by in "${modes[@]}"; do
 	N=${RUN_ID}r$by port=$((20000 + RANDOM % 20000))
-	stop=$(mktemp -u) churned=$(mktemp) x1=$(mktemp) x2=$(mktemp)
-	on_exit "rm -f '$stop' '$churned' '$x1' '$x2'"
+	stop=$(mktemp -u) churned=$(mktemp) x1=$(mktemp) x2=$(mktemp) sunk=$(mktemp)
+	on_exit "rm -f '$stop' '$churned' '$x1' '$x2' '$sunk'"
 	TCPCA_REGISTER_BY=$by "${L[@]}" --name "$N" vegas alpha=3 >/dev/null
 	ok $? "$by: registers $N as vegas alpha=3"
 
-	nsx "$S" timeout 200 "$XFER" sink "$SERVER_IP" "$port" 180 >/dev/null &
+	nsx "$S" timeout 200 "$XFER" sink "$SERVER_IP" "$port" 180 >"$sunk" &
 	sink=$!
 	xfer_check "$C" "$S" 12000000 "$N" >"$x1" &
 	t1=$!
 	xfer_check "$C" "$S" 12000000 "$N" >"$x2" &
 	t2=$!
-	sleep 0.3	# the sink listens (python starts in ~0.1 s here)
+	# the churn's first try must find the sink listening: python starts in
+	# ~0.1 s here, in seconds in a VM under TCG on a busy machine
+	for _ in $(seq 300); do grep -qs listening "$sunk" && break; sleep 0.1; done
+	grep -qs listening "$sunk" || bail_out "$by: the sink did not listen within 30 s"
 	nsx "$C" timeout 200 "$XFER" churn "$SERVER_IP" "$port" "$N" 180 "$stop" >"$churned" &
 	churn=$!
 	wait_inits "$N" 20; ok $? "$by: vegas has started 20 sockets (the churn's and the transfers')"
