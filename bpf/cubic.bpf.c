@@ -117,7 +117,7 @@ void TCPCA_OPS(cubic_init, struct sock *sk)
 		tp->snd_ssthresh = params.initial_ssthresh;
 }
 
-/* Seen ACKs for the idle rule; RTT samples for delay_min and HyStart. */
+/* HyStart, once per RTT sample in slow start: has this round shown the exit point? */
 static __always_inline void cubic_hystart_update(struct sock *sk, struct cubic_ca *ca, u32 delay)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -163,6 +163,7 @@ static __always_inline void cubic_hystart_update(struct sock *sk, struct cubic_c
 	}
 }
 
+/* Every ACK that acks data: its time for the idle rule, its RTT for delay_min and HyStart. */
 void TCPCA_OPS(cubic_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
