@@ -67,8 +67,8 @@ for alg in $algs; do
 	st=$?
 	# refused for a feature this kernel is older than (bbr before 6.0):
 	# what it should do here (tests/loader-kernel.t checks the refusal)
-	need=$(echo "$said" | sed -n 's/.* needs .*(Linux \([0-9.]*\)), which this kernel lacks$/\1/p')
-	if [ "$st" -ne 0 ] && [ -n "$need" ] && [ "$(kernel_version_code)" -lt "$(version_code "$need")" ]; then
+	need=$(too_old_for "$said")
+	if [ "$st" -ne 0 ] && [ -n "$need" ]; then
 		skip "$alg by $by: registers as $name" "this kernel is older than Linux $need: $said"
 		continue
 	fi

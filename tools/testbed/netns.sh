@@ -38,6 +38,14 @@ version_code() { local IFS=.; set -- $1; echo $(( ($1 << 16) + (${2:-0} << 8) ))
 kernel_version_code() { local v; v=$(uname -r); version_code "${v%%[-+]*}"; }
 # How the loader registers here: by link from 6.4 on, by map update before.
 kernel_reg_mode() { [ "$(kernel_version_code)" -ge "$(version_code 6.4)" ] && echo link || echo map; }
+# too_old_for SAID: the Linux version that tcpca-load's refusal SAID names
+# ("... needs FEATURE (Linux X.Y), which this kernel lacks"), if this kernel
+# is older than it: the refusal is then what should happen here.
+too_old_for() {
+	local need
+	need=$(echo "$1" | sed -n 's/.* needs .*(Linux \([0-9.]*\)), which this kernel lacks$/\1/p')
+	[ -n "$need" ] && [ "$(kernel_version_code)" -lt "$(version_code "$need")" ] && echo "$need"
+}
 # What a CA program may call here: kfuncs from 5.13, bpf_setsockopt from 5.15.
 kernel_has_kfuncs() { [ "$(kernel_version_code)" -ge "$(version_code 5.13)" ]; }
 kernel_has_ca_setsockopt() { [ "$(kernel_version_code)" -ge "$(version_code 5.15)" ]; }
