@@ -99,9 +99,11 @@ deps:
 test:
 	$(Q)./scripts/run-tests
 
-# The tests again inside Debian 12's 6.1 under qemu (tools/vm/, docs/vm.md).
+# The loader's tests in each of Debian's kernels (tools/vm/, docs/vm.md);
+# `make vmtest VM_KERNELS=6.1` one of them.
+VM_KERNELS	?= 5.10 6.1 6.12 7.3
 vmtest: all unit
-	$(Q)./tools/vm/test
+	$(Q)for k in $(VM_KERNELS); do ./tools/vm/test --kernel $$k || exit 1; done
 
 # The hook-cost scenario's baselines and its holder of the kernel's BPF statistics.
 BENCH_BINS	:= $(OUT)/bench/floor.bpf.o $(OUT)/bench/empty.bpf.o $(OUT)/bench/counted.bpf.o \

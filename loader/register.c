@@ -295,7 +295,8 @@ out:
  * It stays while sockets still run the algorithm (each holds a reference
  * until it closes), and for good when a network namespace was refused it as
  * its default: tcp_set_default_congestion_control()'s -EPERM branch never
- * drops the reference it took (net/ipv4/tcp_cong.c, 6.1 to 6.18).  Said,
+ * drops the reference it took (net/ipv4/tcp_cong.c: Debian's 6.1; its 6.12
+ * and 7.3 let the map go, functional.t asks the kernel).  Said,
  * not an error: the name is gone either way.
  */
 static void note_outliving_map(const char *name, __u32 map_id)
