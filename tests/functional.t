@@ -11,7 +11,7 @@
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
 need_root
-time_limit 400
+time_limit 600
 use_test_pin_dir
 
 available() { tr '[:blank:]' '\n' < /proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
