@@ -21,17 +21,6 @@
 
 static int probed_mode = -1;
 
-/* The kernel's BTF (tests name another file: TCPCA_VMLINUX_BTF), or NULL said. */
-static struct btf *vmlinux_btf(void)
-{
-	const char *path = getenv("TCPCA_VMLINUX_BTF");
-	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
-
-	if (!btf)
-		err("cannot read the kernel's BTF: %s", strerror(errno));
-	return btf;
-}
-
 /* A BTF of our own with one int in it: a struct_ops map must name a user BTF. */
 static int tiny_btf_fd(void)
 {
@@ -54,18 +43,17 @@ static int tiny_btf_fd(void)
  */
 int kernel_reg_mode(void)
 {
-	struct btf *vmlinux;
+	const struct btf *vmlinux;
 	int id, btf_fd, fd, e = 0;
 	__s64 size;
 
 	if (probed_mode >= 0)
 		return probed_mode;
-	vmlinux = vmlinux_btf();
+	vmlinux = kernel_btf();
 	if (!vmlinux)
 		return -ENOENT;
 	id = btf__find_by_name_kind(vmlinux, CA_VALUE_TYPE, BTF_KIND_STRUCT);
 	size = id > 0 ? btf__resolve_size(vmlinux, id) : -1;
-	btf__free(vmlinux);
 	if (id <= 0 || size <= 0) {
 		err("this kernel has no BPF congestion control (struct_ops, Linux 5.6 and later)");
 		return -EOPNOTSUPP;
@@ -119,17 +107,6 @@ const char *reg_mode_name(int mode)
 
 static int probed_features = -1;
 
-static int member_index(const struct btf *btf, const struct btf_type *t, const char *name)
-{
-	const struct btf_member *m = btf_members(t);
-	int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return i;
-	return -1;
-}
-
 /* 1: the kernel verified this hook of tcp_congestion_ops; 0: it refused it. */
 static int hook_loads(const struct btf *vmlinux, const char *member,
 		      const struct bpf_insn *insns, size_t n, const char *what)
@@ -138,7 +115,7 @@ static int hook_loads(const struct btf *vmlinux, const char *member,
 	int ops, idx, fd;
 
 	ops = btf__find_by_name_kind(vmlinux, "tcp_congestion_ops", BTF_KIND_STRUCT);
-	idx = ops > 0 ? member_index(vmlinux, btf__type_by_id(vmlinux, ops), member) : -1;
+	idx = ops > 0 ? btf_member_find(vmlinux, btf__type_by_id(vmlinux, ops), member, NULL) : -1;
 	if (idx < 0)
 		return 0;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = idx, .attach_btf_id = ops,
@@ -193,8 +170,8 @@ static int probe_store(const struct btf *vmlinux, const char *type, const char *
 {
 	int id = btf__find_by_name_kind(vmlinux, type, BTF_KIND_STRUCT);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
-	int i = t ? member_index(vmlinux, t, field) : -1;
-	int off = i >= 0 ? (int)(btf_member_bit_offset(t, i) / 8) : -1;
+	size_t at = 0;
+	int off = t && btf_member_find(vmlinux, t, field, &at) >= 0 ? (int)at : -1;
 	const struct bpf_insn insns[] = {
 		INSN(BPF_LDX | BPF_MEM | BPF_DW, 1, 1, 0, 0),		/* r1 = sk */
 		INSN(BPF_ST | BPF_MEM | (size == 8 ? BPF_DW : BPF_W), 1, 0, off, 1),
@@ -210,7 +187,7 @@ static int cong_control_has_ack_flag(const struct btf *vmlinux)
 {
 	int ops = btf__find_by_name_kind(vmlinux, "tcp_congestion_ops", BTF_KIND_STRUCT);
 	const struct btf_type *t = ops > 0 ? btf__type_by_id(vmlinux, ops) : NULL;
-	int i = t ? member_index(vmlinux, t, "cong_control") : -1;
+	int i = t ? btf_member_find(vmlinux, t, "cong_control", NULL) : -1;
 	const struct btf_type *fn;
 
 	if (i < 0)
@@ -245,11 +222,11 @@ static unsigned int features_withheld(void)
 
 int kernel_features(void)
 {
-	struct btf *vmlinux;
+	const struct btf *vmlinux;
 
 	if (probed_features >= 0)
 		return probed_features;
-	vmlinux = vmlinux_btf();
+	vmlinux = kernel_btf();
 	if (!vmlinux)
 		return -ENOENT;
 	probed_features = (probe_kfuncs(vmlinux) ? TCPCA_KF_KFUNCS : 0) |
@@ -259,7 +236,6 @@ int kernel_features(void)
 			  (probe_store(vmlinux, "tcp_sock", "app_limited", 4,
 				       "stores to tp->app_limited (6.4)") ? TCPCA_KF_APP_LIMITED : 0) |
 			  (cong_control_has_ack_flag(vmlinux) ? TCPCA_KF_CC_ACK_FLAG : 0);
-	btf__free(vmlinux);
 	probed_features &= ~features_withheld();
 	info_verbose("kernel: %s", kernel_features_text(probed_features));
 	return probed_features;

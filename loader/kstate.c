@@ -31,23 +31,18 @@ static struct {
 	size_t state_off, name_off;
 } layout;
 
-/* bit offset / 8 of member `name` of struct t, found in its anonymous or named members */
+/* The type of member name of struct t, and its byte offset; -ENOENT if none. */
 static int member_at(const struct btf *btf, const struct btf_type *t, const char *name, size_t *off)
 {
-	const struct btf_member *m = btf_members(t);
+	int i = btf_member_find(btf, t, name, off);
 
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name)) {
-			*off = btf_member_bit_offset(t, i) / 8;
-			return m->type;
-		}
-	return -ENOENT;
+	return i < 0 ? i : (int)btf_members(t)[i].type;
 }
 
 static int layout_read(void)
 {
 	const struct btf_type *v, *t;
-	struct btf *btf;
+	const struct btf *btf;
 	size_t common = 0, data = 0, off = 0;
 	int id, tid;
 
@@ -55,8 +50,8 @@ static int layout_read(void)
 		return layout.err;
 	layout.done = true;
 	layout.err = -EPROTO;
-	if (!(btf = btf__load_vmlinux_btf()))
-		return layout.err = -errno;
+	if (!(btf = kernel_btf()))
+		return layout.err = -ENOENT;
 	id = btf__find_by_name_kind(btf, "bpf_struct_ops_tcp_congestion_ops", BTF_KIND_STRUCT);
 	if (id <= 0 || !(v = btf__type_by_id(btf, id)))
 		goto out;
@@ -78,7 +73,6 @@ static int layout_read(void)
 	layout.name_off = data + off;
 	layout.err = 0;
 out:
-	btf__free(btf);
 	return layout.err;
 }
 

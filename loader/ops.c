@@ -51,20 +51,6 @@ struct bpf_map *ops_map(struct bpf_object *obj)
 	return NULL;
 }
 
-static int member_offset(const struct btf *btf, const struct btf_type *t, const char *name, size_t *off)
-{
-	const struct btf_member *m = btf_members(t);
-	unsigned int i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (strcmp(btf__name_by_offset(btf, m->name_off), name) == 0) {
-			*off = btf_member_bit_offset(t, i) / 8;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 /* Where name and flags sit in a tcp_congestion_ops of size bytes at most. */
 static int ops_members(const struct btf *btf, __u32 type_id, size_t size, struct ops_object *o)
 {
@@ -72,8 +58,8 @@ static int ops_members(const struct btf *btf, __u32 type_id, size_t size, struct
 
 	if (!ops || !btf_is_struct(ops) ||
 	    strcmp(btf__name_by_offset(btf, ops->name_off), "tcp_congestion_ops") ||
-	    member_offset(btf, ops, "name", &o->name_off) ||
-	    member_offset(btf, ops, "flags", &o->flags_off) ||
+	    btf_member_find(btf, ops, "name", &o->name_off) < 0 ||
+	    btf_member_find(btf, ops, "flags", &o->flags_off) < 0 ||
 	    o->name_off + TCPCA_NAME_MAX > size || o->flags_off + sizeof(__u32) > size)
 		return -ENOENT;
 	return 0;

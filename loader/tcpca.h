@@ -86,6 +86,12 @@ void conf_free(struct tcpca_conf *c);
 /* apply.c: --apply [--dry-run] */
 int tcpca_apply(const char *path, const char *pin_dir, bool dry_run);
 
+/* kbtf.c: the kernel's BTF, read once; a struct member's index (and byte offset) */
+struct btf;
+struct btf_type;
+const struct btf *kernel_btf(void);	/* NULL: said */
+int btf_member_find(const struct btf *btf, const struct btf_type *t, const char *name, size_t *off);
+
 /* features.c: what the running kernel offers */
 enum reg_mode { REG_LINK, REG_MAP };	/* who owns a registration: its link, its map */
 int kernel_reg_mode(void);		/* enum reg_mode, or -errno with the cause said */

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "../../loader/algorithms.c"
 #include "../../loader/ops.c"
+#include "../../loader/kbtf.c"
 #include "../../loader/names.c"
 #include "tap.h"
 #include "last_err.h"
