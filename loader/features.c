@@ -107,9 +107,33 @@ const char *reg_mode_name(int mode)
 
 static int probed_features = -1;
 
+/* Each feature: its bit, its name in TCPCA_KERNEL_WITHOUT, what it is and since when. */
+static const struct feature {
+	unsigned int bit;
+	const char *name;
+	const char *what;
+} feature_table[] = {
+	{ TCPCA_KF_KFUNCS, "kfuncs", "kfunc calls from a congestion control (Linux 5.13)" },
+	{ TCPCA_KF_SETSOCKOPT, "setsockopt", "bpf_setsockopt from a congestion control (Linux 5.15)" },
+	{ TCPCA_KF_PACING, "pacing", "stores to sk_pacing_rate and sk_pacing_status from BPF (Linux 6.0)" },
+	{ TCPCA_KF_APP_LIMITED, "app_limited", "stores to tp->app_limited from BPF (Linux 6.4)" },
+	/* a fact of the kernel, not a permission: not withheld by tests */
+	{ TCPCA_KF_CC_ACK_FLAG, NULL, "cong_control with ack and flag arguments (Linux 6.10)" },
+};
+
+static const char *feature_what(unsigned int bit)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(feature_table); i++)
+		if (feature_table[i].bit == bit)
+			return feature_table[i].what;
+	return "a feature this loader does not know";
+}
+
 /* 1: the kernel verified this hook of tcp_congestion_ops; 0: it refused it. */
 static int hook_loads(const struct btf *vmlinux, const char *member,
-		      const struct bpf_insn *insns, size_t n, const char *what)
+		      const struct bpf_insn *insns, size_t n, unsigned int bit)
 {
 	char log[4096] = "";
 	int ops, idx, fd;
@@ -125,7 +149,7 @@ static int hook_loads(const struct btf *vmlinux, const char *member,
 		close(fd);
 		return 1;
 	}
-	info_verbose("kernel: no %s (the probe's verifier log ends: %.200s)", what,
+	info_verbose("kernel: no %s (the probe's verifier log ends: %.200s)", feature_what(bit),
 		     strlen(log) > 200 ? log + strlen(log) - 200 : log);
 	return 0;
 }
@@ -139,7 +163,7 @@ static int probe_kfuncs(const struct btf *vmlinux)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return fn > 0 && hook_loads(vmlinux, "ssthresh", insns, 3, "kfunc calls (they came in 5.13)");
+	return fn > 0 && hook_loads(vmlinux, "ssthresh", insns, 3, TCPCA_KF_KFUNCS);
 }
 
 static int probe_setsockopt(const struct btf *vmlinux)
@@ -157,7 +181,7 @@ static int probe_setsockopt(const struct btf *vmlinux)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return hook_loads(vmlinux, "init", insns, 10, "bpf_setsockopt for a CA (it came in 5.15)");
+	return hook_loads(vmlinux, "init", insns, 10, TCPCA_KF_SETSOCKOPT);
 }
 
 /*
@@ -166,7 +190,7 @@ static int probe_setsockopt(const struct btf *vmlinux)
  * the list grew (sk_pacing_* in 6.0, app_limited in 6.4).
  */
 static int probe_store(const struct btf *vmlinux, const char *type, const char *field,
-		       int size, const char *what)
+		       int size, unsigned int bit)
 {
 	int id = btf__find_by_name_kind(vmlinux, type, BTF_KIND_STRUCT);
 	const struct btf_type *t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
@@ -179,7 +203,7 @@ static int probe_store(const struct btf *vmlinux, const char *type, const char *
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return off >= 0 && hook_loads(vmlinux, "init", insns, 4, what);
+	return off >= 0 && hook_loads(vmlinux, "init", insns, 4, bit);
 }
 
 /* Whether tcp_congestion_ops.cong_control takes (sk, ack, flag, rs), as from 6.10. */
@@ -202,21 +226,16 @@ static int cong_control_has_ack_flag(const struct btf *vmlinux)
 
 /*
  * Tests take the older kernels' paths here too:
- * TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt,pacing,app_limited.  Not
- * cong_control's signature: that is a fact of the kernel, not a permission.
+ * TCPCA_KERNEL_WITHOUT=kfuncs,setsockopt,pacing,app_limited.
  */
 static unsigned int features_withheld(void)
 {
-	static const struct { const char *name; unsigned int bit; } names[] = {
-		{ "kfuncs", TCPCA_KF_KFUNCS }, { "setsockopt", TCPCA_KF_SETSOCKOPT },
-		{ "pacing", TCPCA_KF_PACING }, { "app_limited", TCPCA_KF_APP_LIMITED },
-	};
 	const char *w = getenv("TCPCA_KERNEL_WITHOUT");
 	unsigned int i, mask = 0;
 
-	for (i = 0; w && i < ARRAY_SIZE(names); i++)
-		if (strstr(w, names[i].name))
-			mask |= names[i].bit;
+	for (i = 0; w && i < ARRAY_SIZE(feature_table); i++)
+		if (feature_table[i].name && strstr(w, feature_table[i].name))
+			mask |= feature_table[i].bit;
 	return mask;
 }
 
@@ -232,9 +251,9 @@ int kernel_features(void)
 	probed_features = (probe_kfuncs(vmlinux) ? TCPCA_KF_KFUNCS : 0) |
 			  (probe_setsockopt(vmlinux) ? TCPCA_KF_SETSOCKOPT : 0) |
 			  (probe_store(vmlinux, "sock", "sk_pacing_rate", 8,
-				       "stores to sk_pacing_rate (6.0)") ? TCPCA_KF_PACING : 0) |
+				       TCPCA_KF_PACING) ? TCPCA_KF_PACING : 0) |
 			  (probe_store(vmlinux, "tcp_sock", "app_limited", 4,
-				       "stores to tp->app_limited (6.4)") ? TCPCA_KF_APP_LIMITED : 0) |
+				       TCPCA_KF_APP_LIMITED) ? TCPCA_KF_APP_LIMITED : 0) |
 			  (cong_control_has_ack_flag(vmlinux) ? TCPCA_KF_CC_ACK_FLAG : 0);
 	probed_features &= ~features_withheld();
 	info_verbose("kernel: %s", kernel_features_text(probed_features));
@@ -261,17 +280,10 @@ const char *kernel_features_text(int features)
  */
 const char *kernel_feature_missing(unsigned int needs, int features)
 {
-	static const struct { unsigned int bit; const char *text; } known[] = {
-		{ TCPCA_KF_KFUNCS, "kfunc calls from a congestion control (Linux 5.13)" },
-		{ TCPCA_KF_SETSOCKOPT, "bpf_setsockopt from a congestion control (Linux 5.15)" },
-		{ TCPCA_KF_PACING, "stores to sk_pacing_rate and sk_pacing_status from BPF (Linux 6.0)" },
-		{ TCPCA_KF_APP_LIMITED, "stores to tp->app_limited from BPF (Linux 6.4)" },
-		{ TCPCA_KF_CC_ACK_FLAG, "cong_control with ack and flag arguments (Linux 6.10)" },
-	};
-	unsigned int i, missing = needs & ~(unsigned int)features;
+	unsigned int bit, missing = needs & ~(unsigned int)features;
 
-	for (i = 0; i < ARRAY_SIZE(known); i++)
-		if (missing & known[i].bit)
-			return known[i].text;
-	return missing ? "a feature this loader does not know" : NULL;
+	for (bit = 1; bit; bit <<= 1)
+		if (missing & bit)
+			return feature_what(bit);
+	return NULL;
 }
