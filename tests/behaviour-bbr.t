@@ -121,24 +121,15 @@ pair() {
 	tb_flow 0 "$FAIR_S" 0 -C "$1" || return 1
 	tb_flow 1 $((FAIR_S - FAIR_AT)) "$FAIR_AT" -C "$1" || return 1
 	tb_flows_wait || return 1
-	tb_link_stop "c$2"
-	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$2-0.json"
-	cp "${TB_FLOW_JSON[1]}" "$TB_DIR/$2-1.json"
-	TB_FLOW_JSON=()
-}
-# rate JSON FROM TO: the receiver's mean Mbit/s over [FROM, TO) s of that flow
-rate() {
-	jq -r --argjson a "$2" --argjson b "$3" '[.server_output_json.intervals[].sum |
-		select(.start >= $a and .start < $b) | .bits_per_second] |
-		if length > 0 then add / length / 1e6 else 0 end' "$TB_DIR/$1.json"
+	bh_keep_flows "$2"
 }
 jain() { calc "($1 + $2)^2 / (2 * ($1^2 + $2^2) + 1e-9)"; }
 pair "$BBR" fairours || bail_out "the bpf_bbr pair failed"
 pair bbr fairnative || bail_out "the bbr pair failed"
 # the second flow's FAIR_FROM.. s is the first's FAIR_FROM + FAIR_AT.. s
 end=$((FAIR_S - FAIR_AT))
-a0=$(rate fairours-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) a1=$(rate fairours-1 $FAIR_FROM $end)
-b0=$(rate fairnative-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) b1=$(rate fairnative-1 $FAIR_FROM $end)
+a0=$(bh_rate fairours-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) a1=$(bh_rate fairours-1 $FAIR_FROM $end)
+b0=$(bh_rate fairnative-0 $((FAIR_FROM + FAIR_AT)) $FAIR_S) b1=$(bh_rate fairnative-1 $FAIR_FROM $end)
 jo=$(jain "$a0" "$a1") jn=$(jain "$b0" "$b1")
 diag "two flows: bpf_bbr $(calc "$a0") + $(calc "$a1") Mbit/s (Jain $jo); bbr $(calc "$b0") + $(calc "$b1") (Jain $jn);" \
 	"linkem p99 late $(tb_late_us cfairours) us"

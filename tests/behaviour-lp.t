@@ -56,18 +56,9 @@ pair() {
 		done
 	fi
 	tb_flows_wait || return 1
-	tb_link_stop "c$2"
-	cp "${TB_FLOW_JSON[0]}" "$TB_DIR/$2-0.json"
-	cp "${TB_FLOW_JSON[1]}" "$TB_DIR/$2-1.json"
-	TB_FLOW_JSON=()
+	bh_keep_flows "$2"
 }
 
-# rate JSON FROM TO: the receiver's mean Mbit/s over [FROM, TO) s of that flow
-rate() {
-	jq -r --argjson a "$2" --argjson b "$3" '[.server_output_json.intervals[].sum |
-		select(.start >= $a and .start < $b) | .bits_per_second] |
-		if length > 0 then add / length / 1e6 else 0 end' "$TB_DIR/$1.json"
-}
 # field TAG KEY: the values of KEY= in TAG's iterator samples, one a line
 field() { sed -n "s/.* $2=\([0-9]*\).*/\1/p" "$TB_DIR/$1.iter"; }
 calc() { awk "BEGIN { printf \"%.2f\", $1 }"; }
@@ -85,14 +76,13 @@ tb_flow 0 6 0 -C "$LP" || bail_out "the flow without timestamps did not start"
 sleep 5
 nots=$(bh_sockets "$LP" | bh_busiest)
 tb_flows_wait || bail_out "the flow without timestamps failed"
-tb_link_stop cnots
-cp "${TB_FLOW_JSON[0]}" "$TB_DIR/nots-0.json"
+bh_keep_flows nots
 
 # alone: 2-8 s of the first flow; together: the second flow's 4-10 s, which
 # is the first flow's 12-18 s (iperf3 starts within a second of its delay)
-la=$(rate lp-0 2 8) ra=$(rate reno-0 2 8)
-lt=$(rate lp-0 12 18) lr=$(rate lp-1 4 10)
-rt=$(rate reno-0 12 18) rr=$(rate reno-1 4 10)
+la=$(bh_rate lp-0 2 8) ra=$(bh_rate reno-0 2 8)
+lt=$(bh_rate lp-0 12 18) lr=$(bh_rate lp-1 4 10)
+rt=$(bh_rate reno-0 12 18) rr=$(bh_rate reno-1 4 10)
 lshare=$(calc "$lt / ($lt + $lr + 1e-9)") rshare=$(calc "$rt / ($rt + $rr + 1e-9)")
 samples=$(grep -c . "$TB_DIR/lp.iter")
 above=$(field lp remote_hz | awk '$1 > 1000 { n++ } END { print n + 0 }')
@@ -103,7 +93,7 @@ diag "alone (2-8 s): lp $(calc "$la") Mbit/s, bpf_reno $(calc "$ra") of $RATE_MB
 diag "together (the second flow's 4-10 s): lp $(calc "$lt") + bpf_reno $(calc "$lr") (lp's share $lshare); bpf_reno $(calc "$rt") + bpf_reno $(calc "$rr") (first's share $rshare)"
 diag "lp's iterator: remote_hz above 1000 in $above of $samples samples ($(field lp remote_hz | sort -n | sed -n '1p;$p' | tr '\n' ' ')), back-offs $backoffs, owd_min $owd_min ticks; linkem p99 late $late us"
 diag "lp's last sample: $(tail -n 1 "$TB_DIR/lp.iter" | cut -d' ' -f9-)"
-diag "without timestamps: $(calc "$(rate nots-0 2 6)") Mbit/s; $(echo "$nots" | cut -d' ' -f9-)"
+diag "without timestamps: $(calc "$(bh_rate nots-0 2 6)") Mbit/s; $(echo "$nots" | cut -d' ' -f9-)"
 
 # the link's own capacity check: a Reno flow alone fills it, else this run
 # cannot judge utilisation (the machine held the sender or linkem off)
@@ -128,6 +118,6 @@ cmp_or_skip "$busy" "$(calc "($rt + $rr) / $RATE_MBIT")" '>=' 0.8 "bpf_reno + bp
 like "$nots" " remote_hz=0 .* backoffs=0 valid_rhz=0 valid_owd=0 within_thr=1 " \
 	"without timestamps: no remote HZ, no OWD, always within the threshold, no back-off"
 like "$nots" " thresh_ms=4294967295 " "... the threshold stays at 2^32 - 1"
-cmp_or_skip "$busy" "$(calc "$(rate nots-0 2 6) / $RATE_MBIT")" '>=' 0.85 \
-	"... and LP is Reno: it takes the link ($(calc "$(rate nots-0 2 6) / $RATE_MBIT"))"
+cmp_or_skip "$busy" "$(calc "$(bh_rate nots-0 2 6) / $RATE_MBIT")" '>=' 0.85 \
+	"... and LP is Reno: it takes the link ($(calc "$(bh_rate nots-0 2 6) / $RATE_MBIT"))"
 done_testing

@@ -109,6 +109,25 @@ bh_run() {
 	unset 'TB_FLOW_JSON[0]'
 }
 
+# bh_keep_flows TAG: stop the link cTAG and keep each flow's iperf3 JSON as
+# TAG-<flow>.json, for bh_rate.
+bh_keep_flows() {
+	local i
+	tb_link_stop "c$1"
+	for i in "${!TB_FLOW_JSON[@]}"; do
+		cp "${TB_FLOW_JSON[$i]}" "$TB_DIR/$1-$i.json"
+	done
+	TB_FLOW_JSON=()
+}
+
+# bh_rate TAG-FLOW FROM TO: that flow's mean Mbit/s at the receiver over
+# [FROM, TO) s
+bh_rate() {
+	jq -r --argjson a "$2" --argjson b "$3" '[.server_output_json.intervals[].sum |
+		select(.start >= $a and .start < $b) | .bits_per_second] |
+		if length > 0 then add / length / 1e6 else 0 end' "$TB_DIR/$1.json"
+}
+
 # bh_run_blackout CA TAG SECONDS AT [linkem options...]: bh_run with a 3 ms
 # blackout of the data direction (linkem --up-event ATs:down:3ms) AT seconds
 # after the link is up: one scheduled loss event.  Prints a diag line of what
