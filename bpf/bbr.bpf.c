@@ -26,9 +26,10 @@
  *  - The struct is the module's with whole bytes where it has bit-fields
  *    (same ranges: the counters saturate or wrap where the module's do).
  *  - get_random_u32_below(7) is bpf_get_prandom_u32() % 7.
- *  - min_rtt's age and ProbeRTT's end are in ms of bpf_ktime_get_ns() where
- *    the module counts jiffies: HZ is a kconfig value that libbpf reads
- *    from /boot/config-$(uname -r) or /proc/config.gz, and a host may have
+ *  - min_rtt's age and ProbeRTT's end are in ms of tp->tcp_mstamp (the
+ *    stack's own clock of this ACK, no helper call) where the module
+ *    counts jiffies: HZ is a kconfig value that libbpf reads from
+ *    /boot/config-$(uname -r) or /proc/config.gz, and a host may have
  *    neither (the 6.1 VM has not: the load failed there).  The module's 200 ms end "after" 50 ticks at HZ=250,
  *    i.e. 200-204 ms; here after 200 ms to the ms.
  *  - Four of the module's constants are tunables with its values
@@ -92,9 +93,9 @@ struct bbr_ca {
 TCPCA_STATE_FITS(struct bbr_ca);
 
 /* The clock of min_rtt's age and ProbeRTT's end: ms (the module's jiffies; see the top). */
-static __always_inline u32 bbr_now_ms(void)
+static __always_inline u32 bbr_now_ms(const struct tcp_sock *tp)
 {
-	return (u32)(bpf_ktime_get_ns() / 1000000);
+	return (u32)(tp->tcp_mstamp / USEC_PER_MSEC);
 }
 
 /* include/net/tcp.h's tcp_packets_in_flight(). */
@@ -539,7 +540,7 @@ static __always_inline void bbr_check_probe_rtt_done(struct sock *sk)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = inet_csk_ca(sk);
-	u32 now = bbr_now_ms();
+	u32 now = bbr_now_ms(tp);
 
 	if (!(bbr->probe_rtt_done_stamp && bbr_after(now, bbr->probe_rtt_done_stamp)))
 		return;
@@ -558,7 +559,7 @@ static __always_inline void bbr_update_min_rtt(struct sock *sk, const struct rat
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = inet_csk_ca(sk);
-	u32 now = bbr_now_ms();
+	u32 now = bbr_now_ms(tp);
 	long rtt_us = rs->rtt_us;
 	bool expired;
 
@@ -650,7 +651,7 @@ void TCPCA_OPS(bbr_init, struct sock *sk)
 	bbr->next_rtt_delivered = tp->delivered;
 	bbr->prev_ca_state = TCP_CA_Open;
 	bbr->min_rtt_us = tp->rtt_min.s[0].v;	/* tcp_min_rtt(): ~0U before any sample */
-	bbr->min_rtt_stamp = bbr_now_ms();
+	bbr->min_rtt_stamp = bbr_now_ms(tp);
 	bbr_minmax_reset(&bbr->bw, 0, 0);
 	bbr_init_pacing_rate_from_rtt(sk);
 	bbr_reset_lt_bw_sampling(sk);
