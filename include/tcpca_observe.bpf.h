@@ -17,6 +17,8 @@
 #include "tcpca.bpf.h"
 #include "tcpca_counters.h"
 #include "tcpca_events.h"
+#define TCPCA_IP6_OUT			struct seq_file *
+#define TCPCA_IP6_PUT(seq, fmt, args...)	BPF_SEQ_PRINTF(seq, fmt, ##args)
 #include "tcpca_ip6.h"
 
 #define AF_INET		2
@@ -114,40 +116,22 @@ static __always_inline bool tcpca_runs_here(const struct tcp_sock *tp)
 	return true;
 }
 
-/*
- * The iterator's IPv6 text is written into a map value, not the stack: an
- * index into a map value needs only its bounds, so the verifier can prune
- * the formatter's many paths; a stack index must be known exactly.
- */
-struct tcpca_ip6_text {
-	__u8 addr[16];
-	char local[TCPCA_IP6_STR];
-	char peer[TCPCA_IP6_STR];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, struct tcpca_ip6_text);
-} ip6_text SEC(".maps");
-
 /* "local peer cwnd=.. ssthresh=.. srtt_us=.. ca_state=.." then the algorithm's own fields */
 static __always_inline void tcpca_print_socket(struct seq_file *seq, const struct tcp_sock *tp)
 {
 	const struct sock_common *skc = &tp->inet_conn.icsk_inet.sk.__sk_common;
 	u16 dport = bpf_ntohs(skc->skc_dport), lport = skc->skc_num;
 	u32 ca_state = BPF_CORE_READ_BITFIELD(&tp->inet_conn, icsk_ca_state);
-	struct tcpca_ip6_text *t;
-	u32 zero = 0;
+	__u8 addr[16];
 
-	t = skc->skc_family == AF_INET6 ? bpf_map_lookup_elem(&ip6_text, &zero) : NULL;
-	if (t) {	/* as ss writes it, which %pI6c does not */
-		__builtin_memcpy(t->addr, &skc->skc_v6_rcv_saddr, 16);
-		tcpca_ip6_format(t->local, t->addr);
-		__builtin_memcpy(t->addr, &skc->skc_v6_daddr, 16);
-		tcpca_ip6_format(t->peer, t->addr);
-		BPF_SEQ_PRINTF(seq, "[%s]:%u [%s]:%u", t->local, lport, t->peer, dport);
+	if (skc->skc_family == AF_INET6) {	/* as ss writes it, which %pI6c does not */
+		__builtin_memcpy(addr, &skc->skc_v6_rcv_saddr, 16);
+		BPF_SEQ_PRINTF(seq, "[");
+		tcpca_ip6_write(seq, addr);
+		__builtin_memcpy(addr, &skc->skc_v6_daddr, 16);
+		BPF_SEQ_PRINTF(seq, "]:%u [", lport);
+		tcpca_ip6_write(seq, addr);
+		BPF_SEQ_PRINTF(seq, "]:%u", dport);
 	} else
 		BPF_SEQ_PRINTF(seq, "%pI4:%u %pI4:%u", &skc->skc_rcv_saddr, lport,
 			       &skc->skc_daddr, dport);
