@@ -347,20 +347,6 @@ static void describe(const struct change *c, char *buf, size_t size)
 	}
 }
 
-static int write_default(const char *name)
-{
-	FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "w");
-	int e = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(name, f) == EOF)
-		e = -errno;
-	if (fclose(f) && !e)
-		e = -errno;
-	return e;
-}
-
 static int execute(struct dir_change *dc, const struct change *c, const char *pin_dir)
 {
 	const struct conf_entry *e = c->e;
@@ -384,20 +370,14 @@ static int execute(struct dir_change *dc, const struct change *c, const char *pi
 	case REGISTER:
 		return tcpca_register(dc, e->alg, &o);
 	case REPLACE:
-		if ((r = tcpca_replace(dc, e->alg, &o)))
-			return r;
-		if (o.mode == REG_MAP)
-			note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
-			     "unregistered for %.3f ms while the new program took its place",
-			     c->name, o.gap_ns / 1e6);
-		return 0;
+		return tcpca_replace(dc, e->alg, &o);
 	case SET:
 		if ((r = pin_path(path, sizeof(path), pin_dir, c->name, PIN_PARAMS)) ||
 		    (r = params_write_pinned(path, e->values, e->alg->nparams)))
 			err("cannot write %s/%s/%s: %s", pin_dir, c->name, PIN_PARAMS, strerror(-r));
 		return r;
 	case DEFAULT:
-		if ((r = write_default(c->name)))
+		if ((r = ca_set_default(c->name)))
 			err("cannot set net.ipv4.tcp_congestion_control to '%s': %s", c->name,
 			    strerror(-r));
 		return r;

@@ -14,9 +14,6 @@
 #include "tcpca.h"
 #include "tcpca_features.h"
 
-#ifndef BPF_F_LINK
-#define BPF_F_LINK	(1U << 13)
-#endif
 #define CA_VALUE_TYPE	"bpf_struct_ops_tcp_congestion_ops"
 
 static int probed_mode = -1;
@@ -68,7 +65,7 @@ int kernel_reg_mode(void)
 		err("the kernel refused a BPF type table: %s", strerror(errno));
 		return -EPERM;
 	}
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd, .map_flags = BPF_F_LINK,
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = btf_fd, .map_flags = TCPCA_BPF_F_LINK,
 		    .btf_vmlinux_value_type_id = id);
 	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "tcpca_probe", sizeof(__u32), size, 1, &opts);
 	e = fd < 0 ? -errno : 0;

@@ -423,7 +423,7 @@ int tcpca_unregister(struct dir_change *c, const char *name)
  * By map (before 6.4): no link to update, so the old element is deleted and
  * the new one registered; in between the name is missing, for as long as the
  * delete's RCU grace period and one map update take.  That gap is measured
- * (o->gap_ns) and said.  A failure after the delete leaves NAME unregistered
+ * and said.  A failure after the delete leaves NAME unregistered
  * and says so: the old map cannot be registered again.
  */
 static int swap_by_link(struct bpf_map *ops, int old_fd, const char *dir, const char *name)
@@ -486,6 +486,7 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 	struct bpf_map *ops;
 	struct pin_state s;
 	struct ops_object *im = NULL;
+	__u64 gap_ns = 0;
 	int e, old_fd = -1;
 
 	if ((e = kernel_reg_mode()) < 0 || (e = tcpca_recover(c, name)) ||
@@ -518,7 +519,7 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 	if ((e = change_mkdir(c, staged)) || (e = pin_extras(c, obj, staged)) ||
 	    (e = change_pin(c, bpf_map__fd(ops), staged, PIN_OPS)) || (e = fault("replace.staged")) ||
 	    (e = s.mode == REG_LINK ? swap_by_link(ops, old_fd, c->dir, name) :
-				      swap_by_map(ops, old_fd, name, what, &o->gap_ns))) {
+				      swap_by_map(ops, old_fd, name, what, &gap_ns))) {
 		change_rollback(c);	/* what it staged; the old pins stay as they were */
 		goto out;
 	}
@@ -526,6 +527,10 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 	change_commit(c);
 	snprintf(o->registered, sizeof(o->registered), "%s", name);
 	o->mode = s.mode;
+	if (s.mode == REG_MAP)
+		note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
+		     "unregistered for %.3f ms while the new program took its place; a socket that "
+		     "selected it then got ENOENT", name, gap_ns / 1e6);
 	if ((e = fault("replace.swapped")))
 		goto out;
 	if (pin_adopt(c->dir, name, staged))

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What the kernel says is registered, read from its sysctls (never written). */
+/*
+ * What the kernel says is registered, read from its sysctls; and the one
+ * sysctl written, the default of a tcpca.conf "default" line (--apply).
+ */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "tcpca.h"
@@ -34,4 +38,18 @@ const char *ca_access(const char *name)
 	if (!ca_registered(name))
 		return "unregistered";
 	return ca_allowed(name) ? "allowed" : "restricted";
+}
+
+int ca_set_default(const char *name)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_congestion_control", "w");
+	int e = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(name, f) == EOF)
+		e = -errno;
+	if (fclose(f) && !e)
+		e = -errno;
+	return e;
 }

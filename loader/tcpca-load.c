@@ -308,10 +308,6 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 	     "program keep it until they close", o.name, before.alg ? before.alg->name : "(object)",
 	     before.map_id, alg ? alg->name : o.object_path, after.map_id, reg_mode_name(o.mode),
 	     o.mode == REG_LINK ? ", with no gap" : "");
-	if (o.mode == REG_MAP)
-		note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
-		     "unregistered for %.3f ms while the new program took its place; a socket that "
-		     "selected it then got ENOENT", o.name, o.gap_ns / 1e6);
 out:
 	change_end(&c);
 	return e;

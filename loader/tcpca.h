@@ -193,10 +193,11 @@ int orphans_find(struct orphan *o, int max);	/* how many, or -errno */
 int orphan_find(const char *name, struct orphan *o);	/* 1 found, 0 none, -errno */
 int orphan_remove(const struct orphan *o);
 
-/* sysctl.c: what the kernel has registered */
+/* sysctl.c: what the kernel has registered, and the default */
 bool ca_registered(const char *name);
 bool ca_allowed(const char *name);
 const char *ca_access(const char *name);	/* allowed, restricted or unregistered */
+int ca_set_default(const char *name);	/* 0 or -errno */
 
 /* register.c */
 struct load_opts {
@@ -207,7 +208,6 @@ struct load_opts {
 	__u32 *values;		/* parameters, alg->nparams of them */
 	char registered[TCPCA_NAME_MAX];	/* out: the name it got */
 	int mode;				/* out: enum reg_mode */
-	__u64 gap_ns;		/* out, --replace by map: how long the name was missing */
 };
 /* each under a change begun on o->pin_dir */
 int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct load_opts *o);

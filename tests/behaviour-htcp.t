@@ -87,7 +87,7 @@ if [ "$(kv rule "$e")" = 1 ]; then
 	want=$(awk -v a="$mn" -v b="$mx" 'BEGIN { r = a / b; printf "%.3f", r < 0.5 ? 0.5 : r > 0.797 ? 0.797 : r }')
 	cmp_ok "$(absdiff "$beta" "$want")" '<=' 0.008 "htcp: beta = RTTmin/RTTmax = $mn/$mx us -> $want (got $beta)"
 else
-	pass "htcp: beta 0.5 by rule $(kv rule "$e") (2: bandwidth switch, 3: modeswitch), not from the RTTs"
+	is "$beta" 0.500 "htcp: beta 0.5 by rule $(kv rule "$e") (2: bandwidth switch, 3: modeswitch), not from the RTTs"
 fi
 # RTTmin: the 100 ms path; RTTmax: at most the path plus the 60 ms queue
 # plus 30 ms of host and delayed-ACK slack, plus as late as linkem ran (p99,
