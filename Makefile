@@ -44,9 +44,13 @@ all: tcpca-load tools
 $(OUT) $(OUT)/loader $(OUT)/tests:
 	$(Q)mkdir -p $@
 
+# Linked by bpftool, which leaves out the DWARF (nine tenths of what clang
+# writes) and keeps the BTF, and with it the verifier's source lines: the
+# loader embeds every object.
 $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(OUT)/$*.clang.o && \
+		$(BPFTOOL) gen object $@ $(OUT)/$*.clang.o && rm -f $(OUT)/$*.clang.o
 
 # Objects the loader's tests feed it (they must fail to load), built here so
 # that the tests need no compiler where they run.
