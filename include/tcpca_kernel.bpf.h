@@ -2,10 +2,11 @@
 /*
  * What the kernel lends a congestion control: Reno's parts, which the modules
  * share by pointing their ops at the kernel's functions, and snd_cwnd_clamp,
- * which only bpf_setsockopt() can set.  Each is the kernel's own where the
- * kernel exports it (kfuncs from 5.13, bpf_setsockopt from 5.15), so that an
- * algorithm behaves as the module does on that kernel; before that, a BPF
- * copy of the same rule (include/tcpca_tcp.h, unit-tested).  Which one runs
+ * which only bpf_setsockopt() can set (tcpca_cap_cwnd() the fallback).  Each
+ * is the kernel's own where the kernel exports it (kfuncs from 5.13,
+ * bpf_setsockopt from 5.15), so that an algorithm behaves as the module does
+ * on that kernel; before that, a BPF copy of the same rule
+ * (include/tcpca_tcp.h, unit-tested).  Which one runs
  * is decided at load time by tcpca_kernel (include/tcpca_features.h): the
  * verifier never sees a call the kernel cannot make.
  */
@@ -128,6 +129,18 @@ static __always_inline int tcpca_set_cwnd_clamp(struct sock *sk, u32 clamp)
 	else
 		TCPCA_COUNT(clamp_set);
 	return err;
+}
+
+/*
+ * The min() fallback for the above, and the cap for a tunable changed at run
+ * time: caps cwnd at cap, counting each cut.
+ */
+static __always_inline u32 tcpca_cap_cwnd(u32 cwnd, u32 cap)
+{
+	if (cwnd <= cap)
+		return cwnd;
+	TCPCA_COUNT(cwnd_clamps);
+	return cap;
 }
 
 #endif /* TCPCA_KERNEL_BPF_H */

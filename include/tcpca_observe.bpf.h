@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What makes a BPF algorithm inspectable, since get_info() is refused for
- * BPF: counters (see tcpca_counters.h) and a per-socket iterator that the
- * loader pins as <pin dir>/<name>/sockets.  In an algorithm:
+ * BPF: counters (see tcpca_counters.h), the events ring, and a per-socket
+ * iterator that the loader pins as <pin dir>/<name>/sockets.  Nothing here
+ * changes a window; that is tcpca_kernel.bpf.h's.  In an algorithm:
  *
  *	TCPCA_COUNT(cong_avoid);			   in each hook
  *	tcpca_count_state(new_state);			   in set_state
@@ -81,18 +82,6 @@ static __always_inline void tcpca_event(const struct sock *sk, u32 kind,
 	e->v[2] = v2;
 	e->v[3] = v3;
 	bpf_ringbuf_submit(e, 0);
-}
-
-/*
- * The min() fallback, and the cap for a tunable changed at run time: caps
- * cwnd at cap, counting each cut.
- */
-static __always_inline u32 tcpca_cap_cwnd(u32 cwnd, u32 cap)
-{
-	if (cwnd <= cap)
-		return cwnd;
-	TCPCA_COUNT(cwnd_clamps);
-	return cap;
 }
 
 /* The name this copy was registered under; the loader writes it before load. */
