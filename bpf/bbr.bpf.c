@@ -1,41 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BBR (v1) as a BPF program.
+ * BBR (v1): paces at the bottleneck rate it measures and keeps about two
+ * bandwidth-delay products in flight; neither loss nor delay is its signal.
  *
  * N. Cardwell, Y. Cheng, C. S. Gunn, S. Hassas Yeganeh, V. Jacobson, "BBR:
- * Congestion-Based Congestion Control", ACM Queue 14(5), 2016.  Follows
- * Linux's net/ipv4/tcp_bbr.c (6.1 to 6.18, the same code): cong_control on
- * each rate sample, the windowed max bw filter, min_rtt and ProbeRTT, the
- * four modes and the gain cycle, long-term (policer) sampling, the ACK
- * aggregation estimate, idle restart, min_tso_segs, packet conservation in
- * recovery and undo; pacing through sk_pacing_rate.  The arithmetic is in
- * include/bbr.h, unit-tested by tests/unit/test_bbr.c.
+ * Congestion-Based Congestion Control", ACM Queue 14(5), 2016.
+ * Follows net/ipv4/tcp_bbr.c (6.1 to 6.18).  Arithmetic: include/bbr.h.
  *
- * Where this BPF version departs from the module, and why:
- *  - cong_control is written on the raw context: its arguments are (sk, rs)
- *    before 6.10 and (sk, ack, flag, rs) from then on, and which one this
- *    kernel has is a constant of the load (TCPCA_KF_CC_ACK_FLAG), so the
- *    verifier sees only the read of the argument that exists.
- *  - Pacing needs stores to sk_pacing_rate and sk_pacing_status, allowed to
- *    a BPF CA from 6.0: the object declares it needs them (tcpca_needs) and
- *    the loader refuses it on older kernels, naming the feature.
- *  - ProbeRTT marks its rate samples application-limited by storing to
- *    tp->app_limited, allowed from 6.4; before that (6.1) the store is left
- *    out, so ProbeRTT's low-rate samples may enter the bw filter; they are
- *    smaller than its max and leave it within ten rounds.
- *  - The struct is the module's with whole bytes where it has bit-fields
- *    (same ranges: the counters saturate or wrap where the module's do).
+ * Departures from the module:
+ *  - cong_control reads its raw context: the signature changed in 6.10.
+ *  - Needs the pacing stores of 6.0: the loader refuses older kernels.
+ *  - No app_limited store before 6.4: ProbeRTT's samples may enter the filter.
+ *  - Whole bytes for the module's bit-fields, with the same ranges.
  *  - get_random_u32_below(7) is bpf_get_prandom_u32() % 7.
- *  - min_rtt's age and ProbeRTT's end are in ms of tp->tcp_mstamp (the
- *    stack's own clock of this ACK, no helper call) where the module
- *    counts jiffies: HZ is a kconfig value that libbpf reads from
- *    /boot/config-$(uname -r) or /proc/config.gz, and a host may have
- *    neither (the 6.1 VM has not: the load failed there).  The module's 200 ms end "after" 50 ticks at HZ=250,
- *    i.e. 200-204 ms; here after 200 ms to the ms.
- *  - Four of the module's constants are tunables with its values
- *    (include/bbr.h); get_info (bw, min_rtt, gains for ss) is refused for
- *    BPF: the iterator prints them and the rest of the state, and mode
- *    changes and gain-cycle phases go to the events ring.
+ *  - ms of tcp_mstamp, not jiffies: HZ needs the kernel's config file.
+ *  - Four constants are tunables, with the module's values.
+ *  - No get_info: the iterator and --events show the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "BBR".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,44 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BIC: Binary Increase Congestion control, as a BPF program.
+ * BIC: after a loss, a binary search for the window at which it happened,
+ * then probing beyond it; Reno at small windows.
  *
- * Lisong Xu, Khaled Harfoush, Injong Rhee, "Binary Increase Congestion
- * Control (BIC) for Fast Long-Distance Networks", IEEE INFOCOM 2004.  Follows
- * Linux's net/ipv4/tcp_bic.c (6.x).  After a loss at window Wmax the window
- * drops to beta * Wmax (0.8) and then searches for Wmax again: a binary
- * search that closes a quarter of the distance each RTT (at most
- * max_increment segments per RTT, at least 4/smooth_part), so the window
- * comes back fast and then lingers just below the point where the loss
- * happened.  Past Wmax it probes with a slow start that turns linear.  At or
- * below low_window segments it is plain Reno, to stay fair on small paths.
- * The arithmetic is in include/bic.h (bic_calc_*) and unit-tested by
- * tests/unit/test_bic.c.
+ * L. Xu, K. Harfoush, I. Rhee, "Binary Increase Congestion Control (BIC) for
+ * Fast Long-Distance Networks", IEEE INFOCOM 2004.
+ * Follows net/ipv4/tcp_bic.c (6.x).  Arithmetic: include/bic.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Time: while cwnd is unchanged the module recomputes cnt only once more
- *    than HZ/32 jiffies have passed (at HZ=250: 8 ticks, 28-32 ms of real
- *    time); here the clock is tp->tcp_mstamp and the interval 1/32 s, which
- *    does not depend on HZ (reading HZ needs the kernel's config file, which
- *    not every host has).  cnt only changes then if Wmax or the ACK ratio
- *    did, so the few ms of difference do not show in the window.
- *    epoch_start (kept, as in the module, though BIC never reads it) is in
- *    milliseconds for the iterator.
- *  - loss_cwnd, the window at the last ssthresh() call, is kept in the state
- *    for the iterator only; undo is the module's tcp_reno_undo_cwnd
- *    (max(cwnd, prior_cwnd)), called as the kfunc.
- *  - snd_cwnd_clamp: BIC never sets it, and the kfuncs tcp_slow_start() and
- *    tcp_cong_avoid_ai() honour the socket's, so nothing differs here.
- *  - Tunables are BPF globals (include/bic.h) instead of module parameters;
- *    the loader checks their ranges, and bic_calc_cnt() still guards
- *    against zero divisors.
- *  - The module has no get_info; the per-socket iterator at the end of this
- *    file shows the state instead.
- * Kept as in the module, though they surprise: the ack-ratio compensation
- * divides cnt by the measured segments per ACK although tcp_cong_avoid_ai()
- * already counts segments, not ACKs, so behind delayed ACKs BIC grows about
- * that ratio faster than the per-RTT rule; and the integer EWMA of the ratio
- * cannot fall below 31/16 from its initial 2 << 4 when every ACK covers one
- * segment (tests/unit/test_bic.c shows both).
+ * Departures from the module:
+ *  - cnt's 1/32 s is of tcp_mstamp, not HZ/32 jiffies: HZ needs the config.
+ *  - epoch_start (in ms) and loss_cwnd are kept for the iterator only.
+ *  - No get_info (the module has none): the iterator shows the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "BIC".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

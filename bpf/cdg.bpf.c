@@ -1,67 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CAIA Delay-Gradient (CDG) as a BPF program.
+ * CAIA Delay-Gradient (CDG): backs off with a probability that grows with the
+ * RTT's gradient, keeping the queue short without a loss; a shadow window
+ * keeps it from losing out to loss-based flows.
  *
  * D.A. Hayes and G. Armitage, "Revisiting TCP congestion control using delay
- * gradients", IFIP Networking 2011.  Follows Linux's net/ipv4/tcp_cdg.c
- * (6.1).  Once per RTT the change of the round's smallest and largest RTT
- * (the delay gradients), summed over a moving window of rounds, says whether
- * a queue is building; while it is, CDG backs off (cwnd * 0.7) with the
- * probability 1 - exp(-g/G), so that it keeps the queue short without a
- * loss.  Growth is Reno's; a loss halves the larger of cwnd and the shadow
- * window (what cwnd would be without the delay back-offs); back-offs that
- * do not drain the queue (a loss-based flow shares it) stop after use_ineff
- * of them.  Slow start ends by Hybrid Slow Start.  The arithmetic is in
- * include/cdg.h, unit-tested by tests/unit/test_cdg.c.
+ * gradients", IFIP Networking 2011.
+ * Follows net/ipv4/tcp_cdg.c (6.1).  Arithmetic: include/cdg.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - The gradient window (the module kcallocs window min/max pairs per
- *    socket) does not fit icsk_ca_priv: it is a BPF_MAP_TYPE_SK_STORAGE
- *    value of CDG_WINDOW_MAX = 256 pairs (the module's bound; 2 KiB per
- *    socket whatever the window), created in init (BPF_SK_STORAGE_GET_F_CREATE,
- *    zeroed up to the window) and deleted in release.  It is looked up once
- *    per RTT, when the round's gradient is pushed, not per ACK.  Measured
- *    by the kernel's BPF statistics over veth (tools/bench hookcost, where
- *    RTTs of tens of us make rounds end often): 125 ns of BPF per ACK
- *    against vegas's 229 and bpf_reno's 101 in the same run; against
- *    window=1 (no storage), cong_avoid 367 vs 293 ns per call (medians of
- *    six alternating pairs), an upper bound of the lookup, as the longer
- *    window also draws more back-offs; init +3.2 us and release +2.5 us
- *    per connection (allocating and freeing 2 KiB).  When the
- *    allocation fails, CDG runs without the window as the module does after
- *    a failed kcalloc (the round's gradient scaled by window), and says so
- *    in --events (kind 4) and the iterator (slots=0).
- *  - window is read when a socket starts (the module's is fixed at module
- *    load): --set window=N acts on new sockets, so that a live socket's
- *    index and sums stay consistent.  Its index is masked with
- *    CDG_WINDOW_MAX - 1 as well, for the verifier.
- *  - tcp_enter_cwr() is not a kfunc and the CA state cannot be written, so
- *    the back-off's CWR is emulated: ssthresh is set as tcp_enter_cwr's
- *    tcp_init_cwnd_reduction() does (cwnd * backoff_beta, snd_cwnd_cnt
- *    cleared), and until snd_una passes the snd_nxt of the back-off,
- *    cong_avoid reduces cwnd by the stack's PRR (6.1's tcp_cwnd_reduction:
- *    cdg_prr_cwnd(), from tp->delivered and tp->data_segs_out since the
- *    back-off) instead of growing it, then sets cwnd = ssthresh and does
- *    what the module does at CA_EVENT_COMPLETE_CWR, as the stack would on
- *    leaving CWR.  The socket's ca_state stays Open meanwhile, so: PRR runs
- *    only on ACKs that acknowledge data (the stack's also on pure SACKs);
- *    no CWR flag goes to an ECN peer; a loss during it calls ssthresh, which
- *    ends the emulation and keeps the back-off's ssthresh (the module's
- *    socket, already reducing, would not ask), the stack then reducing
- *    from the cwnd reached; and undo_marker / prior_ssthresh are not cleared
- *    (a recovery right after may undo to the pre-back-off window), nor is
- *    snd_cwnd_stamp set at its end (not writable on 6.1; it only dates
- *    the last cwnd change for the stack's idle-cwnd validation).
- *  - get_random_u32() is bpf_get_prandom_u32() (also uniform over 32 bits).
- *  - The HyStart MIB counters (TCPHystartTrain/Delay detect and cwnd) cannot
- *    be written from BPF: each exit goes to --events (kind 3) instead.
- *  - Signed divisions and DIV_ROUND_CLOSEST are done on magnitudes
- *    (cdg_sdiv, cdg_round_tolerance; clang's BPF target has no signed /).
- *  - The module has no get_info; the iterator prints the state, and each
- *    back-off decision (every round whose gradient is positive: the
- *    probability, the draw's outcome) and each loss go to --events.
- * As in the module: undo is Reno's (the kfunc); a back-off is skipped, not
- *  drawn again, once use_ineff ineffectual ones were counted.
+ * Departures from the module:
+ *  - The gradient window is socket storage: it does not fit icsk_ca_priv.
+ *  - window is read at a socket's start: a live socket's sums stay whole.
+ *  - The back-off's CWR is emulated by PRR: tcp_enter_cwr() is no kfunc.
+ *  - HyStart's exits go to --events: BPF cannot write MIB counters.
+ *  - Signed divisions on magnitudes: clang's BPF target has no signed /.
+ *  - get_random_u32() is bpf_get_prandom_u32().
+ *  - No get_info: the iterator and --events show the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "CDG".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"
@@ -244,7 +200,7 @@ static __always_inline s32 cdg_grad(struct sock *sk, struct cdg_ca *ca)
 	return grad;
 }
 
-/* What tcp_enter_cwr() does from Open, as far as BPF may (see the header). */
+/* What tcp_enter_cwr() does from Open, as far as BPF may (docs/algorithms.md, "CDG"). */
 static __always_inline void cdg_enter_cwr(struct tcp_sock *tp, struct cdg_ca *ca)
 {
 	ca->cwr = 1;

@@ -1,37 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CUBIC, as a BPF program.
+ * CUBIC: after a loss the window follows a cubic of the time since it,
+ * W(t) = C (t - K)^3 + W_max, never slower than Reno; HyStart ends slow start.
  *
- * Sangtae Ha, Injong Rhee, Lisong Xu, "CUBIC: A New TCP-Friendly High-Speed
- * TCP Variant", ACM SIGOPS OSR 42(5), 2008; RFC 9438.  HyStart: Ha and Rhee,
- * "Taming the Elephants: New TCP Slow Start", 2008.  Follows Linux's
- * net/ipv4/tcp_cubic.c (identical in 6.1, 6.12 and 7.3 but for annotations),
- * including hystart_ack_delay() on sk_gso_max_size (BIG TCP, 5.19), which the
- * kernel's own selftest bpf_cubic.c still reads as GSO_MAX_SIZE.  After a
- * loss at W_max the window drops to beta * W_max (717/1024) and follows
- * W(t) = C (t - K)^3 + W_max, never slower than an emulated Reno.  The
- * arithmetic, the cube root included, is in include/cubic.h, unit-tested by
- * tests/unit/test_cubic.c.
+ * S. Ha, I. Rhee, L. Xu, "CUBIC: A New TCP-Friendly High-Speed TCP Variant",
+ * ACM SIGOPS OSR 42(5), 2008; RFC 9438.  HyStart: S. Ha, I. Rhee, "Taming
+ * the Elephants: New TCP Slow Start", 2008.
+ * Follows net/ipv4/tcp_cubic.c (6.1, 6.12, 7.3).  Arithmetic: include/cubic.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Time: the module keeps epoch_start and last_time in jiffies and adds
- *    delay_min rounded up to a jiffy (4 ms at HZ=250); here all of it is in
- *    microseconds of tp->tcp_mstamp (HZ needs the kernel's config file), so t
- *    is exact where the module's steps by a jiffy; "cnt at most once per
- *    jiffy" becomes at most once per microsecond, the 1/32 s interval is
- *    31.25 ms, and the 1 s (HZ) without RTT samples after an epoch starts
- *    is 1,000,000 us.
- *  - Idle restart (CA_EVENT_TX_START): the module shifts the epoch by the
- *    time since the last send (lsndtime, jiffies); here by the time since the
- *    last ACK (last_ack_in, us), which is shorter by the last data's flight
- *    time at most: the curve resumes up to an RTT further along.
- *  - beta and bic_scale are read on use: the module derives beta_scale and
- *    cube_factor once at load, so its beta parameter changes ssthresh but
- *    not the friendliness slope until reloaded (bic_scale is read-only there).
- *  - The friendliness loop is one division (same result, no loop).
- *  - loss_cwnd (the window at the last ssthresh()) and last_ack_in are kept
- *    beyond the module's state; undo is the module's tcp_reno_undo_cwnd.
- *  - No get_info in BPF: the iterator below prints the state.
+ * Departures from the module:
+ *  - Time in us of tcp_mstamp, not jiffies: HZ needs the kernel's config file.
+ *  - Idle restart counts from the last ACK: lsndtime is in jiffies.
+ *  - beta and bic_scale are read on use, so --set acts at once.
+ *  - The friendliness loop is one division: the same result.
+ *  - loss_cwnd and last_ack_in are kept beyond the module's state.
+ *  - No get_info: the iterator and --events show the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "CUBIC".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,54 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DCTCP: Data Center TCP, as a BPF program.
+ * DCTCP: on an ECN echo, cuts cwnd by alpha / 2, alpha the share of its
+ * packets marked CE, holding a short queue at full rate.  Needs ECN.
  *
- * Mohammad Alizadeh, Albert Greenberg, David A. Maltz, Jitendra Padhye,
- * Parveen Patel, Balaji Prabhakar, Sudipta Sengupta, Murari Sridharan,
- * "Data Center TCP (DCTCP)", ACM SIGCOMM 2010; RFC 8257.  Follows Linux's
- * net/ipv4/tcp_dctcp.c and tcp_dctcp.h (6.1).  The network marks packets
- * CE once the queue they join exceeds a small threshold K (a step on the
- * instantaneous queue, not RED's average); the receiver echoes each CE
- * packet exactly (ECE on the ACKs that cover CE packets, an immediate ACK
- * when the CE state flips); the sender estimates the fraction alpha of its
- * packets that were marked, once per window, and on an echo cuts cwnd by
- * alpha / 2 instead of Reno's half.  A queue held near K at full link
- * utilisation follows.  Growth is Reno's; a loss halves as Reno does (once
- * per window).  Both ends of a connection must run DCTCP (RFC 8257
- * section 3.2 and 4); against a peer without ECN it is Reno.  The
- * arithmetic is in include/dctcp.h, unit-tested by tests/unit/test_dctcp.c.
+ * M. Alizadeh et al., "Data Center TCP (DCTCP)", ACM SIGCOMM 2010; RFC 8257.
+ * Follows net/ipv4/tcp_dctcp.c and tcp_dctcp.h (6.1).
+ * Arithmetic: include/dctcp.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Without ECN (the peer refused it) the module switches the socket to
- *    its private "dctcp-reno" ops by writing icsk_ca_ops, which BPF cannot
- *    write; this program switches to the kernel's "reno" through
- *    bpf_setsockopt(TCP_CONGESTION) instead (net/core/filter.c allows one
- *    such switch from init; the kernel then clears ECT, as INET_ECN_dontxmit
- *    does in the module).  dctcp-reno is Reno's three hooks plus get_info,
- *    so the window behaves the same; the socket then shows "reno" where the
- *    module shows "dctcp-reno", and leaves this program's iterator.
- *    Kernels before 5.15 have no bpf_setsockopt for a CA: there the
- *    program runs dctcp-reno's rules itself (reno=1 in the iterator), and
- *    ECT stays on the wire.  Note
- *    that Linux accepts ECN on an ECT SYN (which DCTCP sends) only at a
- *    listener whose CA needs ECN (or a route with congctl of one): a DCTCP
- *    client against a cubic server falls back, module and program alike.
- *  - The immediate ACK of the CE state machine (the module's
- *    __tcp_send_ack(sk, prior_rcv_nxt)) is the helper bpf_tcp_send_ack(),
- *    which calls exactly that (net/ipv4/bpf_tcp_ca.c, 6.1 and 6.18); the
- *    writes to tp->ecn_flags and icsk_ack.pending are both allowed there.
- *  - The ssthresh and alpha products are 64-bit (include/dctcp.h).
- *  - ECN_OK is tested as bit 0 or bit 4 of ecn_flags: 6.1's TCP_ECN_OK, or
- *    6.18's TCP_ECN_MODE_RFC3168 / TCP_ECN_MODE_ACCECN (the module's
- *    tcp_ecn_mode_any() there).  Bit 4 is unused in 6.1.
- *  - get_info (INET_DIAG_DCTCPINFO: enabled, ce_state, alpha, ab_ecn,
- *    ab_tot) is refused for BPF; the iterator prints the same state.
- *  - Tunables are BPF globals (include/dctcp.h); clamp_alpha_on_loss
- *    brings back the module's pre-4.20 option (off by default, as 6.1).
- *  - Once per window the decision is also sent to the events ring.
- * As in the module: cong_avoid is tcp_reno_cong_avoid (the kfunc); a loss
- * halves once per window (at entry to Recovery, or CA_EVENT_LOSS on an RTO),
- * overriding the alpha-based ssthresh the stack asked for just before;
- * undo returns to max(cwnd, the cwnd at the last reduction).
+ * Departures from the module:
+ *  - Without ECN it switches to "reno", not dctcp-reno: BPF cannot set ops.
+ *  - Before 5.15 (no bpf_setsockopt) it runs dctcp-reno's rules itself.
+ *  - The immediate ACK is bpf_tcp_send_ack(), which calls __tcp_send_ack().
+ *  - The ssthresh and alpha products are 64-bit.
+ *  - ECN_OK is bit 0 or bit 4 of ecn_flags: 6.18's ECN modes.
+ *  - clamp_alpha_on_loss brings back the module's pre-4.20 option (off).
+ *  - No get_info: the iterator and --events show the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "DCTCP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

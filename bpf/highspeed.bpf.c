@@ -1,42 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * HighSpeed TCP (Sally Floyd, RFC 3649) as a BPF program.
+ * HighSpeed TCP: Reno up to 38 segments; above, the increase a(w) grows and
+ * the decrease b(w) shrinks with the window, by RFC 3649's table.
  *
- * Follows Linux's net/ipv4/tcp_highspeed.c.  Reno up to 38 segments; above,
- * the increase a(w) grows and the decrease b(w) shrinks with the window, from
- * (1, 0.5) at 38 to (72, 0.1) near 83000 segments, so that a flow can hold a
- * window of w segments at a loss rate of about (0.12 / w)^(1/0.835) instead
- * of Reno's (1.2 / w)^2.  The table of (window, b(w)) rows, where it comes
- * from, and the per-ACK arithmetic are in include/highspeed.h and checked row
- * by row by tests/unit/test_highspeed.c.
+ * S. Floyd, RFC 3649, 2003.
+ * Follows net/ipv4/tcp_highspeed.c.  Table and arithmetic: include/highspeed.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - snd_cwnd_clamp: the module lowers it at init to min(clamp, 2^32/128)
- *    so that cwnd * md cannot overflow.  A BPF CA cannot store to it, but
- *    bpf_setsockopt(TCP_BPF_SNDCWND_CLAMP) can (every kernel this loads on:
- *    5.15+), so init sets min(clamp, cwnd_max) that way and puts back the
- *    ssthresh the option also overwrites (tcpca_set_cwnd_clamp).  cwnd_max is
- *    a tunable with the module's 2^32/128 as default; --set changes it for
- *    existing sockets too, through the same test as the module's: no
- *    additive increase at or above min(snd_cwnd_clamp, cwnd_max).  Like the
- *    module this never cuts cwnd; only slow start is held at the cap, which
- *    the stack's tcp_slow_start() does by itself for the socket's clamp, and
- *    this program for a lower cwnd_max (and should the setsockopt fail).
- *    The product cwnd * md is computed in 64 bits anyway.
- *  - The row search keeps the socket's row while cwnd stays in it and
- *    otherwise does a seven-step binary search over a table padded to 128
- *    slots, every index masked (include/highspeed.h: the 6.1 verifier
- *    refused the compare-guarded search); the module walks row by row in
- *    two while loops.  It finds the same row.
- *  - The state also records the window and the b(w) of the last loss
- *    (loss_cwnd, loss_md) so that the iterator shows the decrease applied;
- *    the module keeps only ai.
- *  - A set_state hook exists only to count timeouts; the module has none.
- *  - As in the module: the increase is per ACK (a(w) per cwnd ACKs, not per
- *    cwnd segments acked), slow start is the kernel's, the row used by
- *    ssthresh() is the one of the last congestion-avoidance ACK (so a loss
- *    in slow start, or one detected before the first cwnd-limited ACK after
- *    it, still halves), and undo is Reno's max(cwnd, prior_cwnd).
+ * Departures from the module:
+ *  - init sets snd_cwnd_clamp by bpf_setsockopt: BPF cannot store to it.
+ *  - The cap is the tunable cwnd_max (the module's 2^32/128); --set reaches
+ *    live sockets.
+ *  - A masked binary search finds the row: 6.1's verifier refused the walk.
+ *  - loss_cwnd and loss_md are kept for the iterator.
+ *  - set_state only counts timeouts; the module has none.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "HighSpeed TCP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,38 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * H-TCP (Shorten & Leith, PFLDnet 2004) as a BPF program.
+ * H-TCP: Reno for a second after a loss, then an increase per RTT that grows
+ * with the time since it; a loss keeps RTTmin / RTTmax within [0.5, 0.8].
  *
- * Follows Linux's net/ipv4/tcp_htcp.c.  For the first second after a
- * congestion event the window grows as Reno's; after that the increase per
- * RTT, alpha, grows with the time Delta since the event, 1 + 10 (Delta - 1)
- * + ((Delta - 1)/2)^2 (Delta in s), scaled by 2 (1 - beta) and by RTTmin /
- * 100 ms.  On a loss the window is multiplied by beta = RTTmin / RTTmax
- * within [0.5, 0.8] (just enough to drain the queue it built), or 0.5 when
- * the throughput moved by more than 20% since the last event.  The
- * arithmetic is in include/htcp.h, checked by tests/unit/test_htcp.c.
+ * Shorten & Leith, PFLDnet 2004.
+ * Follows net/ipv4/tcp_htcp.c.  Arithmetic: include/htcp.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Time: the module counts everything in jiffies (RTTs rounded up to
- *    4 ms at HZ=250); here RTTs and the throughput interval are in
- *    microseconds (ack_sample->rtt_us, tp->tcp_mstamp) and Delta in
- *    milliseconds of tcp_mstamp.  Same formulas, without the rounding;
- *    reading HZ would need the kernel's config.
- *  - alpha(Delta) is computed in 64 bits and capped at 2^24 (2.3 h without
- *    a loss), alpha itself saturates at 2^32 - 1; the module's 32-bit
- *    (diff/2)^2 wraps after 524 s without a loss at HZ=250 (131 s at
- *    HZ=1000), when alpha falls back to a small value.  The test
- *    cnt * alpha >= cwnd is in 64 bits too.
- *  - pkts_acked is 32 bits (the module's u16 truncates an ACK of over
- *    65535 segments), beta and modeswitch are words, not bytes.
- *  - The state also keeps the window of the last loss for the iterator,
- *    and each loss goes to --events (v0 = cwnd, v1 = beta << 7, v2 =
- *    RTTmin us, v3 = RTTmax us).
- *  - As in the module: the increase is at most one segment per ACK; the
- *    alpha that ssthresh() computes (from the Delta of the epoch that just
- *    ended) drives the first increase after the recovery, and is renewed
- *    at each increase; slow start ignores what is left over of acked; undo
- *    restores Delta's start, RTTmax and the old peak throughput, then takes
- *    Reno's max(cwnd, prior_cwnd).
+ * Departures from the module:
+ *  - Time in us and ms of tcp_mstamp, not jiffies: the formulas unrounded.
+ *  - alpha(Delta) is 64-bit, capped at 2^24: the module's wraps after 524 s.
+ *  - pkts_acked is 32 bits (the module's u16 truncates); beta is a word.
+ *  - The last loss's window is kept for the iterator; each loss to --events.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "H-TCP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,58 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP Hybla as a BPF program.
+ * TCP Hybla: scales Reno's growth by rho = RTT / rtt0, so that a long-RTT
+ * (satellite) flow's window grows in time as one at rtt0 does.
  *
- *	C. Caini, R. Firrincieli, "TCP Hybla: a TCP enhancement for heterogeneous
- *	networks", International Journal of Satellite Communications and
- *	Networking 22(5), 547-566, September 2004.
+ * C. Caini, R. Firrincieli, "TCP Hybla: a TCP enhancement for heterogeneous
+ * networks", International Journal of Satellite Communications and
+ * Networking 22(5), 547-566, 2004.
+ * Follows today's net/ipv4/tcp_hybla.c.  Arithmetic: include/hybla.h.
  *
- * A long-RTT connection (a GEO satellite hop: 600 ms) grows its window once
- * per RTT like any other, so it takes rho = RTT / rtt0 times longer than a
- * reference connection to reach the same rate.  Hybla scales the growth so
- * that the window, measured in time rather than in RTTs, evolves as at rtt0:
- * slow start adds 2^rho - 1 segments per ACK, congestion avoidance rho^2 / W.
- * rho comes from the smallest smoothed RTT seen; with RTT <= rtt0 it is 1 and
- * Hybla is Reno.  The arithmetic (fixed point, the 2^(k/8) table) is in
- * include/hybla.h; this file only wires it to the socket.
+ * Departures from the module:
+ *  - init sets snd_cwnd_clamp by bpf_setsockopt, and never raises it.
+ *  - The carry loop is a shift and a mask: both addends are below 128.
+ *  - abc=1 (off by default) counts segments acked, not ACKs (RFC 3465).
+ *  - keep_iw=1 (off by default) starts at max(rho, IW10), not rho.
+ *  - rho is also set when init had no RTT, or rtt0 changed: else it stays 1.
+ *  - rho << 3 is capped at 46340, so that rho^2 << 7 fits 32 bits.
+ *  - No get_info: the iterator shows the state.
  *
- * This follows today's net/ipv4/tcp_hybla.c (microseconds since 2014, the
- * 2^16 cap on 2^int(rho), the "cwnd not grown for a window" guard), which
- * grew from the 2005 patch.  Where it departs, and why:
- *
- *  - snd_cwnd_clamp: the module sets it to 65535 at init; a BPF CA cannot
- *    store to it, but bpf_setsockopt(TCP_BPF_SNDCWND_CLAMP) sets it (every
- *    kernel this loads on: 5.15+), and init does that, putting back the
- *    ssthresh that the option also overwrites (tcpca_set_cwnd_clamp).  So
- *    the stack's own uses of the clamp (tcp_slow_start() in the Reno
- *    fallback, the restart window after idle) see 65535 as with the module.
- *    One difference, chosen: a socket whose clamp is already lower (a
- *    route's "cwnd lock N", or a sock_ops program's TCP_BPF_SNDCWND_CLAMP)
- *    keeps it; the module raises it to 65535, overriding an administrator's
- *    limit.  min(cwnd, 65535, tp->snd_cwnd_clamp) after our own updates
- *    stays as the fallback should the setsockopt fail (clamp_set_failed).
- *  - The module moves carried fractions into cwnd with a while loop; both
- *    addends are below 128, so a shift and a mask do it (hybla_window_grow).
- *  - abc=1 (default 0, the module's counting): the per-ACK rules are
- *    applied once per segment acked (RFC 3465), as the stack's own Reno does
- *    since 2.6.x; the module applies them once per ACK, so with delayed or
- *    stretch (GRO/TSO) ACKs it grows slower than Reno at rho = 1 although
- *    its authors say it then is Reno.
- *  - keep_iw=1 (default 0, the module's): the first window is max(rho, the
- *    stack's IW); the module sets it to rho, which was no smaller than the
- *    IW of 2005 (2-4) but is below today's IW10 whenever RTT < 10 * rtt0.
- *  - rho is recomputed only when srtt_us drops below the smallest seen, as in
- *    the module, but also when there was no RTT sample at init (srtt_us = 0:
- *    a TCP Fast Open server, or a handshake retransmitted without
- *    timestamps) and when rtt0 was changed with --set.  The module then
- *    keeps minrtt_us = 0, so no later srtt is ever lower and rho stays 1 for
- *    the life of the socket: Hybla silently off on such a connection, which
- *    we take for an accident of the code rather than behaviour to copy.
- *  - rho << 3 is capped at 46340 so that rho^2 << 7 fits in 32 bits (the
- *    module overflows there; it takes a 145 s RTT at rtt0 = 25 ms).
- *  - Like the module, CA rounds rho^2/W down to 1/128 segment per ACK: at
- *    rho = 1 and 64 < W <= 128 it grows W/128 segments per RTT, not 1.
- *    Kept for fidelity; above W = 128 rho^2 the guard makes it Reno again.
- *  - get_info is refused for BPF: the sockets iterator prints the state.
+ * Departures in full, and the evidence: docs/algorithms.md, "Hybla".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,40 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP Illinois as a BPF program.
+ * TCP Illinois: loss drives an AIMD whose constants the queueing delay sets
+ * once per RTT (alpha 10 to 0.3 segments per RTT, beta 1/8 to 1/2).
  *
- * Shao Liu, Tamer Basar, R. Srikant, "TCP-Illinois: A Loss and Delay-Based
+ * S. Liu, T. Basar, R. Srikant, "TCP-Illinois: A Loss and Delay-Based
  * Congestion Control Algorithm for High-Speed Networks", VALUETOOLS 2006 and
- * Performance Evaluation 65(6-7):417-440, 2008.  Follows Linux's
- * net/ipv4/tcp_illinois.c (6.x, microsecond RTTs).  Loss still drives the
- * window (AIMD), delay sets its two constants once per RTT: with an empty
- * queue cwnd grows by alpha = 10 segments per RTT and a loss takes only
- * beta = 1/8 of it; as the average queueing delay of the last RTT nears the
- * largest ever seen, alpha falls to 0.3 and beta rises to 1/2.  Below
- * win_thresh segments, and after a timeout, it is Reno (1 and 1/2).  The
- * arithmetic is in include/illinois.h, unit-tested by
- * tests/unit/test_illinois.c.
+ * Performance Evaluation 65(6-7):417-440, 2008.
+ * Follows net/ipv4/tcp_illinois.c (6.x).  Arithmetic: include/illinois.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - The module's tunables (win_thresh, theta) are BPF globals
- *    (include/illinois.h) instead of module parameters; theta is limited
- *    to 0..255, since the module counts low-delay RTTs in a u8 and a larger
- *    theta would never be reached.
- *  - get_info (tcpvegas_info: enabled, rttcnt, minrtt = BaseRTT, rtt = the
- *    average of this RTT) is refused for BPF; the iterator at the end prints
- *    those fields and the rest of the state.
- *  - Two extra state fields, da and dm of the last update (us), for the
- *    iterator.
- *  - The 64-bit division of the sample sum (do_div in the module) is a
- *    plain u64 division, which BPF has (unsigned); the products in
- *    include/illinois.h are 64-bit where the module's are u32 (the same
- *    within the module's 3.36 s RTT cap, and for snd_cwnd_cnt below
- *    3.3 million segments).
- *  - The after() sequence comparison (include/net/tcp.h) is include/tcpca.bpf.h's.
- *  - Each loss decision is sent to the events ring (--events): v0 = cwnd,
- *    v1 = the new ssthresh, v2 = beta (1/64), v3 = alpha (1/128).
- * Kept as in the module: max_rtt (and so dm) is never aged; the additive
- * increase counts the segments of the ACK's pkts_acked() and 1 on ACKs
- * without one; undo is Reno's (the kfunc tcp_reno_undo_cwnd).
+ * Departures from the module:
+ *  - theta is limited to 0..255: the module counts RTTs in a u8.
+ *  - The sample sum's do_div is a u64 division; the products are 64-bit.
+ *  - da and dm of the last update are kept for the iterator.
+ *  - No get_info: the iterator and --events show the state.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "Illinois".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,57 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP-LP (Low Priority) as a BPF program.
+ * TCP-LP (Low Priority): Reno that also backs off before any loss when the
+ * one-way delay, read from TCP timestamps, rises (the module's arithmetic
+ * keeps that from happening on today's stack: see the doc).
  *
- * Aleksandar Kuzmanovic, Edward W. Knightly, "TCP-LP: low-priority service
- * via end-point congestion control", IEEE/ACM ToN 14(4):739-752, 2006.
- * Follows Linux's net/ipv4/tcp_lp.c (6.1).  TCP-LP is Reno that also backs
- * off before any loss, when the one-way delay (OWD) of its packets, read
- * from the TCP timestamps, rises above owd_min + 15% of (owd_max -
- * owd_min): the window is halved and an inference time-out of 3 RTTs
- * starts, during which the window does not grow and a second such
- * indication sets it to one segment.  Losses are Reno's (the kfuncs).  The
- * arithmetic, and what the module's 32-bit clock arithmetic does to it,
- * is in include/lp.h, unit-tested by tests/unit/test_lp.c.
+ * A. Kuzmanovic, E. W. Knightly, "TCP-LP: low-priority service via end-point
+ * congestion control", IEEE/ACM ToN 14(4):739-752, 2006.
+ * Follows net/ipv4/tcp_lp.c (6.1).  Arithmetic: include/lp.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - The constants 15 (percent) and 3 (RTTs) are the tunables thresh_pct
- *    and itt_rtts with those defaults (include/lp.h).
- *  - "now" is tcp_time_stamp(tp), tcp_mstamp in ms, as a division here (it
- *    is a static inline).  On kernels with microsecond TCP timestamps
- *    (6.7+, a route option, off by default) a socket using them reads it in
- *    us, as 6.7's module does (tcp_time_stamp_ts); the field is probed by
- *    CO-RE, so 6.1 never reads it.  The peer's TSval and the TSecr are read
- *    from tp->rx_opt through BTF, as the module reads them.
- *  - Two fields beyond the module's, for the iterator: the last OWD sample
- *    and the back-off count; a set_state hook counts timeouts.
- *  - Each back-off is sent to the events ring (--events), two records: kind
- *    1 v0 = cwnd before, v1 = cwnd after, v2 = smoothed OWD (ms ticks), v3 =
- *    1 if within the inference time-out (cwnd to 1); kind 2 v0 = owd_min,
- *    v1 = owd_max, v2 = the threshold crossed, v3 = the time-out (ms), all
- *    as they were at the decision.
- *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
- *    writes of snd_cwnd.
- *  - The module's pr_debug and its get_info-less state: the iterator at the
- *    end prints the state instead.
- * Kept as in the module, though they surprise (include/lp.h, test_lp):
- *  - without TCP timestamps TSval and TSecr stay 0, no remote HZ is ever
- *    valid, the threshold stays at 2^32 - 1 and LP never backs off: it is
- *    Reno (then the time-out is 3 x the uptime in ms, unused);
- *  - the remote HZ is an estimate from successive ACKs of the ratio of
- *    whole-ms clock steps; above 1000 Hz the integer 1000 / remote_hz is 0
- *    and the OWD sample is -TSecr;
- *  - the OWD includes the offset between the two ends' timestamp clocks,
- *    random per connection since Linux 4.10, and the smoothed OWD is kept
- *    << 3 in 32 bits: above 2^29 ticks of offset it wraps;
- *  - the window is set in pkts_acked, ssthresh untouched, so after the
- *    time-out a flow still in slow start doubles back;
- *  - pkts_acked runs on every ACK that the stack processes (rtt_us -1
- *    without a sample): the time-out and both tests on each, the OWD only
- *    with an RTT sample, so a back-off may come on an ACK with none.
- * Together the second and third make the module's LP Reno in practice on
- * today's stack: its samples sit at or above 2^29 and the threshold is never
- * crossed (tests/behaviour-lp.t; the native module in the 6.1 VM alike,
- * tools/fidelity/pair).  That is kept: this program is the module's.
+ * Departures from the module:
+ *  - The 15 % and the 3 RTTs are the tunables thresh_pct and itt_rtts.
+ *  - tcp_time_stamp() is tcp_mstamp in ms, or in us on a 6.7+ us socket.
+ *  - The last OWD sample and the back-offs are kept; set_state counts RTOs.
+ *  - No get_info (nor in the module): the iterator and --events instead.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "TCP-LP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

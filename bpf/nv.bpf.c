@@ -1,60 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP-NV (New Vegas) as a BPF program.
+ * TCP-NV (New Vegas): once per RTT, the largest delivery rate times min_rtt
+ * is the window without a queue; cwnd is cut above it plus pad, grows below.
  *
- * Lawrence Brakmo, "TCP-NV: An Update to TCP-Vegas", Netdev 1.1, 2016.
- * Follows Linux's net/ipv4/tcp_nv.c (6.1).  Every ACK with an RTT sample
- * gives a rate (bytes delivered while the segment was out, over the averaged
- * RTT); once per RTT the largest rate times the path's min_rtt is the window
- * that would keep no queue, and NV compares cwnd with it plus pad packets:
- * above, congestion, cwnd gives up 30% of the excess and stops growing;
- * well below, it grows as Reno's.  A loss keeps 80% of the window.  min_rtt
- * is renewed every ~5 s.  Meant for data centres where every flow is NV
- * (loss-based flows take the queue NV leaves).  The arithmetic is in
- * include/nv.h, unit-tested by tests/unit/test_nv.c.
+ * L. Brakmo, "TCP-NV: An Update to TCP-Vegas", Netdev 1.1, 2016.
+ * Follows net/ipv4/tcp_nv.c (6.1).  Arithmetic: include/nv.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Time: the module's min_rtt renewal deadline is in jiffies, an unsigned
- *    long; here it is a u64 of microseconds on CLOCK_MONOTONIC (tcp_mstamp,
- *    which the stack refreshes for every ACK, and bpf_ktime_get_ns() at
- *    init, the same clock): the same 2 s first deadline and
- *    period x (384 + rand) / 512 thereafter, without the 4 ms tick.  The
- *    random byte is bpf_get_prandom_u32()'s low byte (get_random_bytes()).
- *  - The constants (nv_pad_buffer, nv_cong_dec_mult, ... nv_rtt_min_cnt)
- *    and the three module parameters are tunables with the module's values
- *    as defaults (include/nv.h); pad_buffer may not exceed pad (the
- *    module's u32 "max_win - nv_pad_buffer" would wrap), cong_dec_mult at
- *    most 128 (more would cut below max_win, or wrap cwnd).
- *  - The base RTT the module asks a cgroup sock_ops program at init
- *    (BPF_SOCK_OPS_BASE_RTT; tcp_call_bpf() is not callable from a
- *    struct_ops program) is the tunable base_rtt, 0 (none) by default as
- *    when no program answers.
- *  - Wider arithmetic where the module's could wrap: the growth window
- *    cwnd << 8 (beyond 2^24 segments), the ssthresh products; the growth
- *    factor stops at 31 (the module's s8 would reach a shift of 32 and
- *    beyond, then wrap negative, after 31 x cwnd_growth_rate_pos
- *    uncongested RTTs, which its default 0 never allows).
- *  - nv_catchup is never set by the module (only cleared and tested); it
- *    is kept, cleared, and tested the same way, so it never acts.
- *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
- *    writes of snd_cwnd; ssthresh writes are plain stores, as the module's.
- *  - Three extra state fields keep the last evaluation's rate, window and
- *    decision for the iterator; each evaluation (once per RTT) goes to the
- *    events ring (--events): v0 = the RTT's largest rate (100 bit/s),
- *    v1 = cwnd - cwnd_by_slope before the decision (the queue NV sees,
- *    packets, as a signed 32-bit number), v2 = cwnd_by_slope (packets),
- *    v3 = the decision (enum nv_decision: 0 wait, 1 decrease, 2 grow,
- *    3 hold, 4 TSO floor raised, 5 growth stopped).
- *  - get_info (tcpvegas_info) is refused for BPF; the iterator at the end
- *    prints those fields and NV's others.
- * Kept as in the module, though they surprise:
- *  - slow start ends only by NV's congestion test (ssthresh then becomes
- *    max_win) or a loss; until 30 samples and 2 RTTs have seen the queue
- *    it keeps doubling;
- *  - the in-between band (max_win - pad_buffer, max_win] returns before
- *    the counters are reset, so the evaluation is repeated every RTT;
- *  - the first sample sets min_rtt to twice itself (then the min filter
- *    takes it), and with rtt_factor 0 that never happens.
+ * Departures from the module:
+ *  - min_rtt's renewal deadline is in us of CLOCK_MONOTONIC, not jiffies.
+ *  - Parameters and constants are tunables; pad_buffer <= pad, or u32 wraps.
+ *  - base_rtt is a tunable: BPF_SOCK_OPS_BASE_RTT cannot be called here.
+ *  - 64-bit where the module's could wrap; the growth factor stops at 31.
+ *  - The last evaluation is kept for the iterator, and sent to --events.
+ *  - No get_info: the iterator shows tcpvegas_info's fields and NV's.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "TCP-NV".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

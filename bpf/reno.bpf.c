@@ -5,6 +5,9 @@
  * and registers as "bpf_reno" beside it, so the two can be measured side by
  * side: the difference is what running congestion control in BPF costs.
  *
+ * Follows net/ipv4/tcp_cong.c's tcp_reno_*().  No departures but those
+ * common to every algorithm: docs/algorithms.md, the top and "Reno".
+ *
  * It is also the template for every other algorithm in bpf/: state struct,
  * hooks in the order a connection meets them, ops table last.
  */

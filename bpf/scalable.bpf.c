@@ -1,26 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scalable TCP (Tom Kelly, SIGCOMM CCR 2003) as a BPF program.
+ * Scalable TCP: from 100 segments up, +1 % per RTT and -1/8 per loss, so a
+ * loss is regained in some 13 RTTs at any window; Reno below.
  *
- * Follows Linux's net/ipv4/tcp_scalable.c.  In congestion avoidance the
- * window grows by a = 0.01 segment per segment acked (1% per RTT, one
- * segment per 100 acked) and a loss takes away b = 1/8 of it, so the time to
- * regain a loss is some 13 RTTs at any window, where Reno needs W/2 RTTs.
- * Below 100 segments the increase is Reno's 1/cwnd per segment, which is the
- * larger there.  The arithmetic and its relation to the paper are in
- * include/scalable.h, checked by tests/unit/test_scalable.c.
+ * Tom Kelly, SIGCOMM CCR 2003.
+ * Follows net/ipv4/tcp_scalable.c.  Arithmetic: include/scalable.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - The module's constants TCP_SCALABLE_AI_CNT (100) and
- *    TCP_SCALABLE_MD_SCALE (3) are the tunables ai_cnt and md_shift, with
- *    those defaults, read on every use (--set acts on existing sockets).
- *  - The module keeps no state; this one records the window and the ssthresh
- *    of the last loss for the iterator, and sends each loss to --events.
- *  - init and set_state exist only to clear that record and to count
- *    sockets and timeouts; the module has neither hook.
- *  - As in the module: slow start is the kernel's, the increase counts
- *    segments acked (tcp_cong_avoid_ai), undo is Reno's max(cwnd,
- *    prior_cwnd) (the kfunc).
+ * Departures from the module:
+ *  - ai_cnt and md_shift are tunables (the module's constants), read on use.
+ *  - The last loss's window and ssthresh are kept, and sent to --events.
+ *  - init and set_state exist only for that record and the counters.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "Scalable TCP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,44 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP Vegas as a BPF program.
+ * TCP Vegas: once per RTT, Diff, the packets it keeps queued by BaseRTT and
+ * the round's smallest RTT; grows below alpha, shrinks above beta.
  *
- * Lawrence S. Brakmo, Larry L. Peterson, "TCP Vegas: End to End Congestion
- * Avoidance on a Global Internet", IEEE JSAC 13(8):1465-1480, October 1995.
- * Follows Linux's net/ipv4/tcp_vegas.c (6.x, microsecond RTTs).  Vegas reads
- * congestion from delay instead of loss: BaseRTT is the smallest RTT ever
- * seen, RTT the smallest seen during the last round trip (a minimum, to
- * filter out delayed ACKs), and Diff = cwnd * (RTT - BaseRTT) / BaseRTT the
- * packets this flow keeps queued, the module's formula (the paper divides
- * by RTT; include/vegas.h relates the two) without its 32-bit wrap.  Once per RTT, in
- * congestion avoidance, cwnd grows by one while Diff < alpha, shrinks by one
- * while Diff > beta;
- * slow start ends as soon as Diff > gamma, at the window that matches the
- * rate actually achieved.  Losses are handled as Reno does (ssthresh = cwnd/2,
- * the stack's recovery), and with fewer than 3 RTT samples in a round trip
- * (one ACK per RTT, delayed ACKs) Vegas cannot judge and acts as Reno.  The
- * arithmetic is in include/vegas.h, unit-tested by tests/unit/test_vegas.c.
+ * L. S. Brakmo, L. L. Peterson, "TCP Vegas: End to End Congestion Avoidance
+ * on a Global Internet", IEEE JSAC 13(8):1465-1480, October 1995.
+ * Follows net/ipv4/tcp_vegas.c (6.x).  Arithmetic: include/vegas.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Diff is computed in 64 bits; the module's u32 product
- *    cwnd * (RTT - BaseRTT) wraps at 2^32 us-packets (1000 packets with
- *    4.3 s of queueing delay; 43,000 with 100 ms), after which it reads a
- *    huge queue as a small one and grows cwnd.  Kept correct on purpose.
- *  - ss_every_other (off by default): the paper lets the window grow only
- *    every other RTT in slow start so that the RTT in between measures a
- *    fixed window; the module (and this program by default) grows every RTT.
- *  - tcp_current_ssthresh() (a static inline) is tcpca_current_ssthresh()
- *    and the after() sequence comparison (include/net/tcp.h) is
- *    include/tcpca.bpf.h's.
- *  - Per-RTT decisions are also sent to the events ring (--events).
- *  - get_info (tcpvegas_info: enabled, rttcnt, rtt, minrtt) is refused for
- *    BPF; the per-socket iterator at the end prints the same fields.
- *  - Tunables are BPF globals (include/vegas.h) instead of module
- *    parameters; the loader checks alpha <= beta.
- * As in the module: ssthresh and undo are Reno's (cwnd / 2 written out, the
- * kfunc tcp_reno_undo_cwnd); the once-per-RTT step changes cwnd first and
- * then ssthresh from the new cwnd, before the 2-segment floor, and ends
- * with ssthresh = tcp_current_ssthresh() (vegas_step, unit-tested); cwnd is
- * held under the socket's snd_cwnd_clamp (readable; Vegas never sets it).
+ * Departures from the module:
+ *  - Diff is 64-bit: the module's u32 product wraps on a long queue.
+ *  - ss_every_other=1 (off by default) gives the paper's slow start.
+ *  - Each per-RTT decision also goes to --events.
+ *  - No get_info: the iterator prints the same fields.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "Vegas".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

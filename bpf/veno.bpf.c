@@ -1,41 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP Veno as a BPF program.
+ * TCP Veno: Reno that reads the Vegas backlog N to tell a random loss (cut
+ * by 1/5) from a congestive one (1/2), and grows slower when N is large.
  *
- * Cheng Peng Fu, Soung C. Liew, "TCP Veno: TCP Enhancement for Transmission
- * over Wireless Access Networks", IEEE JSAC 21(2):216-228, February 2003.
- * Follows Linux's net/ipv4/tcp_veno.c (6.x, microsecond RTTs).  Veno is Reno
- * that reads the Vegas queue estimate N = cwnd * (RTT - BaseRTT) / RTT to
- * tell a random loss from a congestive one: below beta queued packets a
- * loss cuts the window by a fifth, at or above it by half; in congestion
- * avoidance the window grows one segment per RTT below beta and one every
- * other RTT above.  BaseRTT is the smallest RTT sample ever seen, RTT the
- * smallest of the current ACK's samples.  The arithmetic is in
- * include/veno.h, unit-tested by tests/unit/test_veno.c.
+ * C. P. Fu, S. C. Liew, "TCP Veno: TCP Enhancement for Transmission over
+ * Wireless Access Networks", IEEE JSAC 21(2):216-228, February 2003.
+ * Follows net/ipv4/tcp_veno.c (6.x).  Arithmetic: include/veno.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - beta, a constant of the module (3 packets), is a tunable with that
- *    default, as HighSpeed's cwnd cap is (include/veno.h).
- *  - One extra state field, rtt, keeps the RTT of the last estimate for the
- *    iterator (the module's minrtt is reset after every ACK, so it would
- *    always read "none").
- *  - The loss ssthresh multiplies in 64 bits (the module's u32 cwnd * 4
- *    wraps beyond 2^30 segments).
- *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
- *    writes of snd_cwnd.
- *  - Each loss decision is sent to the events ring (--events): v0 = cwnd,
- *    v1 = the new ssthresh, v2 = diff (1/2 packets), v3 = 1 if congestive.
- *  - The module has no get_info; the iterator at the end prints the state.
- * Kept as in the module, though they surprise:
- *  - the RTT filter is reset after every congestion-avoidance ACK, not once
- *    per RTT, so N is that ACK's; an ACK without an RTT sample leaves it at
- *    "none" and reads as a queue of nearly the whole window (congestive);
- *  - the sample count is never reset (the module's reset is commented
- *    out), so the "fewer than 3 samples: Reno" rule only acts at a
- *    connection's start (and for 3 ACKs each time the u16 count wraps);
- *  - N is in half packets, truncated, which moves the congestive threshold
- *    to N > beta - 1/2 (include/veno.h);
- *  - undo is Reno's (the kfunc tcp_reno_undo_cwnd).
+ * Departures from the module:
+ *  - beta (3 packets) is a tunable, with the module's value.
+ *  - The last estimate's rtt is kept: the module resets its minrtt per ACK.
+ *  - The loss ssthresh is 64-bit: the module's u32 cwnd * 4 wraps.
+ *  - Each loss decision goes to --events; no get_info, the iterator instead.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "Veno".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

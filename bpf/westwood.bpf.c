@@ -1,40 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP Westwood+ as a BPF program.
+ * TCP Westwood+: Reno's probing, but after a loss ssthresh (and cwnd when
+ * recovery ends) is the pipe its bandwidth estimate implies, BWE x RTTmin.
  *
  * L. A. Grieco, S. Mascolo, "Performance evaluation and comparison of
  * Westwood+, New Reno and Vegas TCP congestion control", ACM CCR 34(2), 2004;
  * S. Mascolo, C. Casetti, M. Gerla, M. Y. Sanadidi, R. Wang, "TCP Westwood:
- * bandwidth estimation for enhanced transport over wireless links", MobiCom
- * 2001.  Follows Linux's net/ipv4/tcp_westwood.c (6.x).  Westwood+ probes
- * like Reno but, after a loss, does not halve blindly: it sets ssthresh, and
- * cwnd when recovery ends, to the pipe size its bandwidth estimate implies,
- * BWE x RTTmin.  A random (wireless) loss on an uncongested path leaves the
- * estimate, hence the window, close to the path's BDP, where Reno would halve.
- * BWE is the acked-bytes rate sampled once per max(RTT, 50 ms) and smoothed
- * by two 7/8 low-pass filters.  The arithmetic is in include/westwood.h,
- * unit-tested by tests/unit/test_westwood.c.
+ * bandwidth estimation for enhanced transport over wireless links",
+ * MobiCom 2001.
+ * Follows net/ipv4/tcp_westwood.c (6.x).  Arithmetic: include/westwood.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - Time is in microseconds from tp->tcp_mstamp (the stack's clock of the
- *    ACK being processed) instead of jiffies: the sampling window, rtt and
- *    rtt_min are us, the bandwidth is bytes/us in 16.16 fixed point (see
- *    include/westwood.h) instead of bytes per jiffy.  The module's window
- *    ends on whole jiffies (4 ms at HZ=250) and its rtt is rounded up to a
- *    jiffy; here both are exact.  The 50 ms floor is the tunable win_min_ms.
- *  - ssthresh() is Reno's cwnd / 2 (as the module's tcp_reno_ssthresh), so
- *    the stack's rate halving/PRR runs as in the module; the Westwood+
- *    values are set by CA_EVENT_COMPLETE_CWR (ssthresh and cwnd, when
- *    recovery or CWR ends) and CA_EVENT_LOSS (ssthresh, on an RTO), as there.
- *    The module sets cwnd = ssthresh there without looking at
- *    snd_cwnd_clamp; this program also keeps it under the socket's clamp
- *    (counted in cwnd_clamps), which differs only where a route's "cwnd
- *    lock" or a sock_ops program set a clamp below the estimated pipe.
- *  - Undo is the kfunc tcp_reno_undo_cwnd, Reno cong_avoid written out as in
- *    bpf_reno (same rules as the module's tcp_reno_cong_avoid).
- *  - get_info (tcpvegas_info with rtt and rtt_min) is refused for BPF; the
- *    iterator prints those and the estimates, plus pipe_pkts, the last
- *    BWE x RTTmin / mss computed (what the next loss will set).
+ * Departures from the module:
+ *  - Time in us of tcp_mstamp, not jiffies: the 50 ms window exact.
+ *  - The 50 ms floor is the tunable win_min_ms.
+ *  - cwnd set as recovery ends stays under the socket's clamp.
+ *  - pipe_pkts is kept: the iterator shows what the next loss will set.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "Westwood+".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"

@@ -1,41 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * YeAH-TCP as a BPF program.
+ * YeAH-TCP: Scalable's growth while its queue (by Vegas's RTT filters) is
+ * small, else Reno's and giving the queue back; a loss costs only that queue.
  *
  * A. Baiocchi, A. P. Castellani, F. Vacirca, "YeAH-TCP: Yet Another Highspeed
- * TCP", PFLDnet 2007.  Follows Linux's net/ipv4/tcp_yeah.c (6.x, microsecond
- * RTTs).  YeAH keeps Vegas's RTT filters (BaseRTT over all time, the
- * smallest RTT of each round trip) and, once per RTT, reads from them the
- * packets it has queued: while that queue and its delay are small it grows
- * as Scalable TCP does ("fast"), else as Reno and, above alpha packets,
- * gives the queue back at once ("slow", precautionary decongestion).  A loss
- * costs the window only the queue it had (1/8 to 1/2 of it) unless YeAH has
- * been slow for rho RTTs, i.e. competes with Reno flows, and then halves.
- * The arithmetic is in include/yeah.h, unit-tested by tests/unit/test_yeah.c;
- * the Vegas part is include/vegas.bpf.h's, as the module's is tcp_vegas.h's.
+ * TCP", PFLDnet 2007.
+ * Follows net/ipv4/tcp_yeah.c (6.x).  Arithmetic: include/yeah.h; the Vegas
+ * part is include/vegas.bpf.h, as the module's is tcp_vegas.h.
  *
- * Where this BPF version departs from the kernel module, and why:
- *  - The module's constants are tunables with its values as defaults
- *    (include/yeah.h).
- *  - init does not lower snd_cwnd_clamp to 2^25 segments, which the module
- *    does so that its u32 products cannot wrap: BPF may not write the clamp,
- *    and the products here are 64-bit (include/yeah.h).
- *  - struct vegas's beg_snd_una and beg_snd_cwnd, which the module saves
- *    and never reads, are not kept; cnt_rtt is u32 where the module's is
- *    u16 (which would wrap beyond 65535 samples per RTT).
- *  - tcp_snd_cwnd()/tcp_snd_cwnd_set() (static inlines) are plain reads and
- *    writes of snd_cwnd; undo is the kfunc tcp_reno_undo_cwnd, as in the
- *    module.
- *  - Each loss is sent to the events ring (--events): v0 = cwnd, v1 = the
- *    new ssthresh, v2 = the queue last measured (packets), v3 = slow RTTs in
- *    a row; each decongestion too, v0 = cwnd before, v1 = after, v2 = queue.
- *  - get_info (tcpvegas_info) is refused for BPF; the iterator at the end
- *    prints the Vegas fields and YeAH's.
- * Kept as in the module, though they surprise:
- *  - the per-RTT step runs in every state the stack calls cong_avoid in
- *    (doing_vegas_now is kept, as the module keeps it, but never read);
- *  - the growth is Scalable's whenever the last step was fast, in slow
- *    start's leftover ACKs too.
+ * Departures from the module:
+ *  - The constants are tunables, with the module's values.
+ *  - snd_cwnd_clamp is not lowered to 2^25: the products here are 64-bit.
+ *  - beg_snd_una and beg_snd_cwnd (never read) are dropped; cnt_rtt is u32.
+ *  - Each loss and decongestion goes to --events; no get_info, the iterator.
+ *
+ * Departures in full, and the evidence: docs/algorithms.md, "YeAH-TCP".
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"
