@@ -111,6 +111,12 @@ void TCPCA_OPS(dctcp_update_alpha, struct sock *sk, u32 flags)
 	dctcp_reset(tp, ca);
 }
 
+void TCPCA_OPS(dctcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
+{
+	TCPCA_COUNT(cong_avoid);
+	tcpca_reno_cong_avoid(sk, ack, acked);
+}
+
 /* The stack asks on an ECN echo (CWR) and on a loss: cwnd * (1 - alpha / 2). */
 u32 TCPCA_OPS(dctcp_ssthresh, struct sock *sk)
 {
@@ -202,12 +208,6 @@ void TCPCA_OPS(dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	default:
 		break;
 	}
-}
-
-void TCPCA_OPS(dctcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
-{
-	TCPCA_COUNT(cong_avoid);
-	tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
 /* A spurious reduction: back to the window before it. */

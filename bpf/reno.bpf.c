@@ -61,18 +61,18 @@ u32 TCPCA_OPS(reno_ssthresh, struct sock *sk)
 	return ssthresh;
 }
 
+/* A loss that ends in a timeout is worth counting apart. */
+void TCPCA_OPS(reno_set_state, struct sock *sk, u8 new_state)
+{
+	tcpca_count_state(new_state);
+}
+
 u32 TCPCA_OPS(reno_undo_cwnd, struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
 	TCPCA_COUNT(undo_cwnd);
 	return max(tp->snd_cwnd, tp->prior_cwnd);
-}
-
-/* A loss that ends in a timeout is worth counting apart. */
-void TCPCA_OPS(reno_set_state, struct sock *sk, u8 new_state)
-{
-	tcpca_count_state(new_state);
 }
 
 SEC(TCPCA_OPS_SEC)
