@@ -10,7 +10,7 @@
  *
  * Departures from the module:
  *  - The gradient window is socket storage: it does not fit icsk_ca_priv.
- *  - window is read at a socket's start: a live socket's sums stay whole.
+ *  - window is read at a socket's start: a live socket's sums stay consistent.
  *  - The back-off's CWR is emulated by PRR: tcp_enter_cwr() is no kfunc.
  *  - HyStart's exits go to --events: BPF cannot write MIB counters.
  *  - Signed divisions on magnitudes: clang's BPF target has no signed /.

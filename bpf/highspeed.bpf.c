@@ -10,7 +10,7 @@
  *  - init sets snd_cwnd_clamp by bpf_setsockopt: BPF cannot store to it.
  *  - The cap is the tunable cwnd_max (the module's 2^32/128); --set reaches
  *    live sockets.
- *  - A masked binary search finds the row: 6.1's verifier refused the walk.
+ *  - The row: a bounded, masked binary search, which 6.1's verifier accepts.
  *  - loss_cwnd and loss_md are kept for the iterator.
  *  - set_state only counts timeouts; the module has none.
  *
