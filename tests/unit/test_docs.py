@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The documents agree with the loader's tables they are generated from
-(scripts/gen-docs --check: the pin leaves, the command forms and options),
+"""The documents agree with the tables they are generated from
+(scripts/gen-docs --check: the pin leaves, the command forms and options,
+the algorithms),
 and the generator notices a difference.  TAP."""
 import os
 import shutil
@@ -21,13 +22,14 @@ def check(root):
 
 
 r = check(ROOT)
-ok(r.returncode == 0, "README.md and docs/tcpca-load.8 say what loader/pins.def and "
-   "loader/options.def declare", r.stdout + r.stderr)
+ok(r.returncode == 0, "README.md and the man pages say what loader/pins.def, "
+   "loader/options.def and bpf/algorithms.tab declare", r.stdout + r.stderr)
 
 # a copy whose table gained a leaf: the check must fail and name both documents
 with tempfile.TemporaryDirectory() as tmp:
-    for rel in ("scripts/gen-docs", "loader/pins.def", "loader/options.def", "README.md",
-                "docs/tcpca-load.8"):
+    for rel in ["scripts/gen-docs", "scripts/algorithms", "bpf/algorithms.tab", "loader/pins.def",
+                "loader/options.def", "README.md", "docs/tcpca-load.8", "docs/tcpca.conf.5",
+                "docs/algorithms.md"] + ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))]:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), os.path.join(tmp, rel))
     with open(os.path.join(tmp, "loader/pins.def"), "a") as f:
@@ -47,5 +49,17 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(os.path.join(tmp, "docs/tcpca-load.8")) as f:
         ok("\\fB\\-x\\fR, \\fB\\-\\-extra\\fR\nAn \\fIextra\\fP \\fBoption\\fP." in f.read(),
            "and the man page gets its paragraph, marked up")
+    # an algorithm's line, one without tunables: every list of the algorithms
+    with open(os.path.join(tmp, "bpf/algorithms.tab"), "a") as f:
+        f.write("extra     bpf_extra   -                 -                       -                             -              -\n")
+    r = check(tmp)
+    ok(r.returncode == 1 and "README.md docs/tcpca-load.8 docs/tcpca.conf.5" in r.stdout,
+       "so does an algorithm's line, naming README.md and both man pages", r.stdout + r.stderr)
+    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
+    with open(os.path.join(tmp, "README.md")) as f:
+        readme = " ".join(f.read().split())	# the list is wrapped
+    ok("| `extra` | `bpf_extra` |" in readme and "The eighteen: " in readme
+       and "yeah, bbr (as `bpf_bbr`) and extra (as `bpf_extra`)." in readme,
+       "and the README's table, count and list have it")
 
 done()
