@@ -32,32 +32,34 @@ with tempfile.TemporaryDirectory() as tmp:
                 "docs/algorithms.md"] + ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))]:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), os.path.join(tmp, rel))
-    with open(os.path.join(tmp, "loader/pins.def"), "a") as f:
-        f.write('PIN_LEAF(EXTRA,    "extra",    "a leaf the documents do not know")\n')
-    r = check(tmp)
+    def add_then_write(rel, line):
+        """The check's answer once LINE is added to the table REL; then write."""
+        with open(os.path.join(tmp, rel), "a") as f:
+            f.write(line)
+        r = check(tmp)
+        subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
+        return r
+
+    def text_of(rel):
+        with open(os.path.join(tmp, rel)) as f:
+            return f.read()
+
+    r = add_then_write("loader/pins.def", 'PIN_LEAF(EXTRA,    "extra",    "a leaf the documents do not know")\n')
     ok(r.returncode == 1 and "README.md docs/tcpca-load.8" in r.stdout,
        "a leaf added to the table makes the check fail, naming both", r.stdout + r.stderr)
-    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
-    with open(os.path.join(tmp, "README.md")) as f:
-        ok("/sys/fs/bpf/tcpca/NAME/extra" in f.read(), "and writing puts it in the README")
+    ok("/sys/fs/bpf/tcpca/NAME/extra" in text_of("README.md"), "and writing puts it in the README")
     ok(check(tmp).returncode == 0, "after which the check passes")
-    with open(os.path.join(tmp, "loader/options.def"), "a") as f:
-        f.write('OPTION(\'x\', "extra", no_argument, "", "help", "An {extra} **option**.")\n')
-    r = check(tmp)
+    r = add_then_write("loader/options.def",
+                       'OPTION(\'x\', "extra", no_argument, "", "help", "An {extra} **option**.")\n')
     ok(r.returncode == 1 and "docs/tcpca-load.8" in r.stdout, "so does an option added", r.stdout)
-    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
-    with open(os.path.join(tmp, "docs/tcpca-load.8")) as f:
-        ok("\\fB\\-x\\fR, \\fB\\-\\-extra\\fR\nAn \\fIextra\\fP \\fBoption\\fP." in f.read(),
-           "and the man page gets its paragraph, marked up")
+    ok("\\fB\\-x\\fR, \\fB\\-\\-extra\\fR\nAn \\fIextra\\fP \\fBoption\\fP." in text_of("docs/tcpca-load.8"),
+       "and the man page gets its paragraph, marked up")
     # an algorithm's line, one without tunables: every list of the algorithms
-    with open(os.path.join(tmp, "bpf/algorithms.tab"), "a") as f:
-        f.write("extra     bpf_extra   -                 -                       -                             -              -\n")
-    r = check(tmp)
+    r = add_then_write("bpf/algorithms.tab", "extra     bpf_extra   -                 -                       "
+                       "-                             -              -\n")
     ok(r.returncode == 1 and "README.md docs/tcpca-load.8 docs/tcpca.conf.5" in r.stdout,
        "so does an algorithm's line, naming README.md and both man pages", r.stdout + r.stderr)
-    subprocess.run([sys.executable, os.path.join(tmp, "scripts/gen-docs")], check=True)
-    with open(os.path.join(tmp, "README.md")) as f:
-        readme = " ".join(f.read().split())	# the list is wrapped
+    readme = " ".join(text_of("README.md").split())	# the list is wrapped
     ok("| `extra` | `bpf_extra` |" in readme and "The eighteen: " in readme
        and "yeah, bbr (as `bpf_bbr`) and extra (as `bpf_extra`)." in readme,
        "and the README's table, count and list have it")
