@@ -5,9 +5,9 @@ copy of the tree (git ls-files) a "sketch", bpf/reno.bpf.c renamed, with its
 line in bpf/algorithms.tab and nothing else, is built (make -s all) and then
 found in `tcpca-load --list`, in the bench's scenarios (tools/bench/run
 --list: hookcost and the one its line names), in fidelity's (tools/fidelity/
-guest --list), and, after scripts/gen-docs, in the README's table and list
-and in both man pages.  The same copy without the line must fail those
-checks.  No root.  TAP."""
+guest --list), and, after scripts/gen-docs, in the README's table and list,
+in docs/benchmarks.md and in both man pages.  The same copy without the
+line must fail those checks.  No root.  TAP."""
 import os
 import re
 import shutil
@@ -90,6 +90,8 @@ def where_sketch_is(tree):
         readme = f.read()
     found["README table"] = "| `sketch` | `sketch` |" in readme
     found["README list"] = re.search(r"The eighteen: [^.]*\bsketch\b", " ".join(readme.split())) is not None
+    with open(os.path.join(tree, "docs/benchmarks.md")) as f:
+        found["benchmarks.md geo"] = re.search(r"^\| `geo` \| .*\bsketch\b", f.read(), re.M) is not None
     for man in ("docs/tcpca-load.8", "docs/tcpca.conf.5"):
         with open(os.path.join(tree, man)) as f:
             found[man] = re.search(r"^.*\byeah, bbr as \\fBbpf_bbr\\fR, sketch\\c$", f.read(), re.M) is not None

@@ -29,9 +29,11 @@ ok(r.returncode == 0, "README.md and the man pages say what loader/pins.def, "
 with tempfile.TemporaryDirectory() as tmp:
     for rel in ["scripts/gen-docs", "scripts/algorithms", "bpf/algorithms.tab", "loader/pins.def",
                 "loader/options.def", "README.md", "docs/tcpca-load.8", "docs/tcpca.conf.5",
-                "docs/algorithms.md"] + ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))]:
+                "docs/algorithms.md", "docs/benchmarks.md", "tools/bench/run"] + \
+            ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))] + \
+            ["tools/bench/scenarios/" + f for f in os.listdir(os.path.join(ROOT, "tools/bench/scenarios"))]:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
-        shutil.copy(os.path.join(ROOT, rel), os.path.join(tmp, rel))
+        shutil.copy2(os.path.join(ROOT, rel), os.path.join(tmp, rel))	# and its mode
     def add_then_write(rel, line):
         """The check's answer once LINE is added to the table REL; then write."""
         with open(os.path.join(tmp, rel), "a") as f:
@@ -57,8 +59,8 @@ with tempfile.TemporaryDirectory() as tmp:
     # an algorithm's line, one without tunables: every list of the algorithms
     r = add_then_write("bpf/algorithms.tab", "extra     bpf_extra   -                 -                       "
                        "-                             -              -\n")
-    ok(r.returncode == 1 and "README.md docs/tcpca-load.8 docs/tcpca.conf.5" in r.stdout,
-       "so does an algorithm's line, naming README.md and both man pages", r.stdout + r.stderr)
+    ok(r.returncode == 1 and "README.md docs/tcpca-load.8 docs/tcpca.conf.5 docs/benchmarks.md" in r.stdout,
+       "so does an algorithm's line, naming README.md, both man pages and benchmarks.md", r.stdout + r.stderr)
     readme = " ".join(text_of("README.md").split())	# the list is wrapped
     ok("| `extra` | `bpf_extra` |" in readme and "The eighteen: " in readme
        and "yeah, bbr (as `bpf_bbr`) and extra (as `bpf_extra`)." in readme,
