@@ -89,12 +89,12 @@ def where_sketch_is(tree):
     with open(os.path.join(tree, "README.md")) as f:
         readme = f.read()
     found["README table"] = "| `sketch` | `sketch` |" in readme
-    found["README list"] = re.search(r"The eighteen: [^.]*\bsketch\b", " ".join(readme.split())) is not None
+    found["README list"] = re.search(r"The \w+: [^.]*\bsketch\b", " ".join(readme.split())) is not None
     with open(os.path.join(tree, "docs/benchmarks.md")) as f:
         found["benchmarks.md geo"] = re.search(r"^\| `geo` \| .*\bsketch\b", f.read(), re.M) is not None
     for man in ("docs/tcpca-load.8", "docs/tcpca.conf.5"):
         with open(os.path.join(tree, man)) as f:
-            found[man] = re.search(r"^.*\byeah, bbr as \\fBbpf_bbr\\fR, sketch\\c$", f.read(), re.M) is not None
+            found[man] = re.search(r"^\w.*, sketch\\c$", f.read(), re.M) is not None
     return found
 
 
