@@ -11,6 +11,9 @@ OUT		:= build
 # or a name without its file, stops the build.
 # `make ALGS=...` builds a part of them (tools/bench builds one at a time).
 DECLARED	:= $(shell awk '!/^\#/ && NF { print $$1 }' bpf/algorithms.tab)
+# a line the tools' reader refuses (a column missing) stops the build too
+TAB_ERROR	:= $(shell scripts/algorithms source 2>&1 >/dev/null)
+$(if $(TAB_ERROR),$(error $(TAB_ERROR)))
 UNDECLARED	:= $(filter-out $(DECLARED),$(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c)))
 $(if $(UNDECLARED),$(error bpf/$(firstword $(UNDECLARED)).bpf.c has no line in bpf/algorithms.tab))
 $(foreach a,$(DECLARED),$(if $(wildcard bpf/$(a).bpf.c),,$(error bpf/algorithms.tab names $(a), but there is no bpf/$(a).bpf.c)))

@@ -2,6 +2,7 @@
 """plots/: cwnd over time (repetition 1) and throughput against delay
 (every run), their data under plots/data/, drawn by gnuplot when it is
 installed (without it the report simply has no figures)."""
+import functools
 import os
 import re
 import shutil
@@ -16,8 +17,24 @@ POINTS = {"hybla": 5, "westwood": 7, "vegas": 9, "bic": 11, "highspeed": 13, "bp
           "reno": 6, "cubic": 8, "bbr": 10}
 
 
+# the others (those without a colour above, as an algorithm added is): one
+# of these by its place in bpf/algorithms.tab, rather than all black
+MORE_COLOURS = ["#bcbd22", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd",
+                "#31a354", "#756bb1", "#636363", "#e6550d", "#969696"]
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../..")
+
+
+@functools.lru_cache(maxsize=None)
+def table_names():
+    r = subprocess.run([os.path.join(ROOT, "scripts/algorithms"), "name"], capture_output=True, text=True)
+    return r.stdout.split() if r.returncode == 0 else []
+
+
 def style(alg, lines=True):
-    c = COLOURS.get(alg, "#000000")
+    c = COLOURS.get(alg)
+    if c is None:
+        names = [n for n in table_names() if n not in COLOURS]
+        c = MORE_COLOURS[names.index(alg) % len(MORE_COLOURS)] if alg in names else "#000000"
     if lines:
         return "lc rgb '%s'" % c
     return "lc rgb '%s' pt %d" % (c, POINTS.get(alg, 1))

@@ -4,7 +4,7 @@
 SC_NAME=geo
 SC_TITLE="GEO satellite (Hybla)"
 SC_KIND=single
-SC_ALGS="hybla bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=600
 SC_SECONDS=60

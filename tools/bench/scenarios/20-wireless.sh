@@ -4,7 +4,7 @@
 SC_NAME=wireless
 SC_TITLE="Lossy wireless (Westwood+, Veno)"
 SC_KIND=single
-SC_ALGS="westwood veno bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=50
 SC_SECONDS=15

@@ -4,7 +4,7 @@
 SC_NAME=deepbuffer
 SC_TITLE="Deep buffer (Vegas, YeAH, CDG, NV)"
 SC_KIND=single
-SC_ALGS="vegas yeah cdg nv bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=20
 SC_SECONDS=20

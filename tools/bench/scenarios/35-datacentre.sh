@@ -8,7 +8,7 @@
 SC_NAME=datacentre
 SC_TITLE="Shallow marking (DCTCP)"
 SC_KIND=single
-SC_ALGS="dctcp bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=50
 SC_BASE_RTT_MS=10
 SC_SECONDS=15

@@ -15,7 +15,7 @@
 SC_NAME=longfat
 SC_TITLE="Long fat pipe (BIC, CUBIC, HighSpeed, Scalable, H-TCP, Illinois, YeAH)"
 SC_KIND=single
-SC_ALGS="bic bpf_cubic highspeed scalable htcp illinois yeah bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=${BENCH_LFP_MBIT:-100}
 SC_BASE_RTT_MS=100
 SC_SECONDS=20

@@ -5,7 +5,7 @@
 SC_NAME=fairness
 SC_TITLE="Fairness (all)"
 SC_KIND=pair
-SC_ALGS="vegas westwood bic highspeed hybla bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_RATE_MBIT=10
 SC_BASE_RTT_MS=50
 SC_SECONDS=20

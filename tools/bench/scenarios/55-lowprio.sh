@@ -6,7 +6,7 @@
 SC_NAME=lowprio
 SC_TITLE="Low priority (LP beside Reno)"
 SC_KIND=pair
-SC_ALGS="lp bpf_reno reno"
+SC_BASELINES="bpf_reno reno"
 SC_RATE_MBIT=15
 SC_BASE_RTT_MS=30
 SC_SECONDS=20

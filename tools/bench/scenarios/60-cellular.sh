@@ -5,7 +5,7 @@
 SC_NAME=cellular
 SC_TITLE="Cellular trace"
 SC_KIND=single
-SC_ALGS="vegas westwood bic highspeed hybla bpf_reno reno cubic bbr"
+SC_BASELINES="bpf_reno reno cubic bbr"
 SC_TRACE=${BENCH_TRACE:-$root/tools/traces/TMobile-LTE-short.down}
 SC_RATE_MBIT=trace
 SC_BASE_RTT_MS=40

@@ -9,7 +9,7 @@
 SC_NAME=bpfcost
 SC_TITLE="BPF cost (bpf_reno vs reno)"
 SC_KIND=veth
-SC_ALGS="bpf_reno reno"
+SC_BASELINES="reno"
 SC_RATE_MBIT=none
 SC_BASE_RTT_MS=0
 SC_SECONDS=3

@@ -11,7 +11,8 @@
 SC_NAME=hookcost
 SC_TITLE="Hook cost (kernel BPF statistics, per ACK)"
 SC_KIND=veth
-SC_ALGS="floor empty counted bpf_reno vegas westwood bic bpf_cubic highspeed hybla scalable veno illinois htcp dctcp yeah lp cdg nv"
+SC_EVERY_ALG=1
+SC_BASELINES="floor empty counted"
 SC_RATE_MBIT=none
 SC_BASE_RTT_MS=0
 SC_SECONDS=3
