@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package (debian/): dpkg-buildpackage -us -uc -b builds it from
 # a copy of the tree in a temporary directory (it writes to the parent
-# directory and litters debian/), lintian finds nothing (its two info tags
-# are overridden with their reasons in debian/tcpca.lintian-overrides), and
+# directory and litters debian/), lintian finds nothing (its info tag
+# is overridden with its reason in debian/tcpca.lintian-overrides), and
 # the loader unpacked from it with dpkg -x into a throwaway root runs:
 # --version, --list, and as root --apply --dry-run of the shipped
 # /etc/tcpca.conf.  About a minute (the BPF programs are built again,
@@ -53,7 +53,7 @@ mkdir "$W/ctl" && dpkg-deb -e "$deb" "$W/ctl"
 is "$(cat "$W/ctl/conffiles")" "/etc/tcpca.conf" "/etc/tcpca.conf is its one conffile"
 like "$(dpkg-deb -f "$deb" Depends)" "libbpf1" "it depends on libbpf1 (tcpca-load links it dynamically)"
 
-# the tags of every severity, less the two overridden with their reasons
+# the tags of every severity, less the one overridden with its reason
 tags=$(lintian -I --pedantic "$W/tcpca_${version}_$arch.changes" 2>/dev/null)
 is "$tags" "" "lintian -I --pedantic finds nothing"
 
