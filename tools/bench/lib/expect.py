@@ -1,13 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The expectations of tools/bench/expectations.md against a run's
-aggregates: the table at the end of that file is the one place they are
-written; each "met if" / "partly if" cell is checked by expr.py (no
-eval) and judged per variant and, for {alg} rows, per algorithm."""
-import expr
+aggregates: the table at the end of that file says where each applies
+and what it claims, expectations.py how it is checked; each is judged
+per variant and, for {alg} rows, per algorithm."""
+import expectations
 from metrics import CENSORED, fmt
 
-COLUMNS = ["id", "scenario", "variant", "algs", "text", "met", "partly"]
-ARITY = {"m": 2, "lo": 2, "hi": 2, "fin": 1, "abs": 1}
+COLUMNS = ["id", "scenario", "variant", "algs", "text"]
 
 
 def parse_expectations(path):
@@ -23,17 +22,10 @@ def parse_expectations(path):
 
 
 def instances(e):
-    """(algorithm or None, met if, partly if, text) of one row: {alg} rows
-    once per listed algorithm."""
+    """(algorithm or None, text) of one row: {alg} rows once per listed
+    algorithm."""
     for alg in e["algs"].split() or [None]:
-        sub = alg or ""
-        yield alg, e["met"].replace("{alg}", sub), e["partly"].replace("{alg}", sub), e["text"].replace("{alg}", sub)
-
-
-def compile_row(eid, met_x, part_x):
-    """The two checked trees, or raises expr.ExprError naming EID."""
-    return (expr.parse(met_x, ARITY, "%s met if" % eid),
-            expr.parse(part_x, ARITY, "%s partly if" % eid))
+        yield alg, e["text"].replace("{alg}", alg or "")
 
 
 def evaluate(path, scen, agg, missing):
@@ -58,23 +50,22 @@ def evaluate(path, scen, agg, missing):
 def check(e, sc, var, agg, missing):
     """The results of row E in variant VAR."""
     out = []
-    for alg, met_x, part_x, text in instances(e):
-        eid = e["id"] + ("" if alg is None else "/" + alg)
+    cond = expectations.check_of(e["id"])
+    for alg, text in instances(e):
         look = Lookup(agg, missing, sc["name"], var)
-        verdict = judge(eid, met_x, part_x, look)
-        out.append({"id": eid, "scenario": sc["name"], "variant": var, "text": text,
-                    "measured": look.measured(sc["seconds"]), "verdict": verdict, "met_if": met_x})
+        verdict = judge(cond, alg, look) if cond else "n/a (expectations.py has no %s)" % e["id"].lower()
+        out.append({"id": e["id"] + ("" if alg is None else "/" + alg), "scenario": sc["name"], "variant": var,
+                    "text": text, "measured": look.measured(sc["seconds"]), "verdict": verdict})
     return out
 
 
-def judge(eid, met_x, part_x, look):
+def judge(cond, alg, look):
+    """The verdict of check COND (of expectations.py) on LOOK's metrics."""
     try:
-        met_t, part_t = compile_row(eid, met_x, part_x)
-        met = bool(expr.run(met_t, look.funcs))
-        partly = met or bool(expr.run(part_t, look.funcs))
+        conds = cond(look.m) if alg is None else cond(look.m, alg)
+        met = bool(next(conds))
+        partly = met or bool(next(conds))
         return "met" if met else ("partly" if partly else "not met")
-    except expr.ExprError as err:
-        return "n/a (bad expression: %s)" % err
     except LookupError as err:
         return "n/a (%s)" % err
     except (ZeroDivisionError, TypeError) as err:
@@ -82,24 +73,22 @@ def judge(eid, met_x, part_x, look):
 
 
 class Lookup:
-    """m/lo/hi/fin/abs of one scenario and variant; remembers every metric
+    """The medians of one scenario and variant; remembers every metric
     looked at (in order, the failing one too) for the report's "measured"
     column."""
 
     def __init__(self, agg, missing, scenario, variant):
         self.agg, self.missing, self.key = agg, missing, (scenario, variant)
         self.used = []
-        self.funcs = {"m": self.m, "lo": lambda a, k: self.m(a, k, "lo"), "hi": lambda a, k: self.m(a, k, "hi"),
-                      "fin": lambda x: x is not None and x != expr.INF, "abs": abs}
 
-    def m(self, alg, metric, which="med"):
+    def m(self, alg, metric):
         s = self.agg.get(self.key + (alg,), {}).get(metric)
         self.used.append((alg, metric, s))
         if alg in self.missing:
             raise LookupError("%s missing: %s" % (alg, self.missing[alg]))
         if s is None:
             raise LookupError("no %s for %s" % (metric, alg))
-        return s[which]
+        return s["med"]
 
     def measured(self, seconds):
         seen, meas = set(), []

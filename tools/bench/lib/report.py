@@ -5,7 +5,7 @@
 Reads RUNDIR/scenarios.jsonl (written by tools/bench/run), RUNDIR/algorithms.txt
 and every RUNDIR/cells/<scenario>/<variant>/<alg>/rep<N>/cell.json (reduce.py).
 The work is done by results.py (reading the cells, results.csv), metrics.py (per cell,
-over repetitions), expect.py with expr.py (the expectations), plots.py and
+over repetitions), expect.py with expectations.py (the expectations), plots.py and
 markdown.py (report.md)."""
 import os
 import sys
