@@ -8,9 +8,12 @@ A check yields its "met if" condition, then its "partly if" one, and
 the second is computed only when the first fails: the report's
 "measured" cell lists the metrics in the order they were looked up, so
 it shows exactly what the verdict rested on.  Conditions stop early the
-way Python's and / chained comparisons do, for the same reason.  The
+way Python's and / chained comparisons do, for the same reason.  Rows of
+a shared shape (at least a threshold, a multiple of Reno's goodput, ...)
+are that shape with their algorithm and thresholds bound.  The
 thresholds were written before the first run and are not tuned to it."""
 import re
+from functools import partial
 
 from metrics import INF
 
@@ -86,12 +89,8 @@ def g1(m):
     yield m("hybla", GP) >= 0.9 * m("reno", GP)
 
 
-def g2(m):
-    return sooner_than_reno(m, "hybla", "t90_s", 0.6)
-
-
-def g3(m):
-    return goodput_vs_reno(m, "hybla", 3, 1.5)
+g2 = partial(sooner_than_reno, alg="hybla", metric="t90_s", met=0.6)
+g3 = partial(goodput_vs_reno, alg="hybla", met=3, partly=1.5)
 
 
 def g4(m):
@@ -109,16 +108,9 @@ g6 = w5 = l6 = c5 = bpf_reno_goodput
 
 # --- wireless ---
 
-def w1(m):
-    return goodput_vs_reno(m, "westwood", 0.95, 0.85)
-
-
-def w2(m):
-    return goodput_vs_reno(m, "westwood", 1.5, 1.15)
-
-
-def w3(m):
-    return goodput_vs_reno(m, "westwood", 1.3, 1.1)
+w1 = partial(goodput_vs_reno, alg="westwood", met=0.95, partly=0.85)
+w2 = partial(goodput_vs_reno, alg="westwood", met=1.5, partly=1.15)
+w3 = partial(goodput_vs_reno, alg="westwood", met=1.3, partly=1.1)
 
 
 def w4(m):
@@ -126,12 +118,8 @@ def w4(m):
     yield m("bbr", GP) >= m("westwood", GP)
 
 
-def w6(m):
-    return goodput_vs_reno(m, "veno", 1.2, 1.05)
-
-
-def w7(m):
-    return goodput_vs_reno(m, "veno", 0.95, 0.85)
+w6 = partial(goodput_vs_reno, alg="veno", met=1.2, partly=1.05)
+w7 = partial(goodput_vs_reno, alg="veno", met=0.95, partly=0.85)
 
 
 # --- deep buffer ---
@@ -141,12 +129,8 @@ def d1(m):
     yield m("vegas", RTT95) <= 0.5 * m("cubic", RTT95)
 
 
-def d2(m):
-    return at_least(m, "vegas", "util", 0.9, 0.8)
-
-
-def d3(m, alg):
-    return at_least(m, alg, RTT95, 150, 100)
+d2 = partial(at_least, alg="vegas", metric="util", met=0.9, partly=0.8)
+d3 = partial(at_least, metric=RTT95, met=150, partly=100)
 
 
 def d4(m):
@@ -159,12 +143,8 @@ def d5(m):
     yield within(m, "bpf_reno", "reno", RTT95, 0.7, 1.3)
 
 
-def d6(m):
-    return queue_vs_cubic(m, "cdg", 0.3, 0.75, 0.5)
-
-
-def d7(m):
-    return queue_vs_cubic(m, "yeah", 0.6, 0.9, 0.8)
+d6 = partial(queue_vs_cubic, alg="cdg", met=0.3, util=0.75, partly=0.5)
+d7 = partial(queue_vs_cubic, alg="yeah", met=0.6, util=0.9, partly=0.8)
 
 
 def d8(m):
@@ -172,52 +152,25 @@ def d8(m):
     yield m("nv", RTT95) <= 0.5 * m("cubic", RTT95)
 
 
-def d9(m):
-    return at_least(m, "nv", "util", 0.85, 0.75)
+d9 = partial(at_least, alg="nv", metric="util", met=0.85, partly=0.75)
 
 
 # --- data centre ---
 
-def k1(m):
-    return at_most(m, "dctcp", RTT95, 20, 25)
-
-
-def k2(m):
-    return at_least(m, "dctcp", "util", 0.95, 0.9)
-
-
-def k3(m):
-    return goodput_vs_reno(m, "dctcp", 1, 0.95)
+k1 = partial(at_most, alg="dctcp", metric=RTT95, met=20, partly=25)
+k2 = partial(at_least, alg="dctcp", metric="util", met=0.95, partly=0.9)
+k3 = partial(goodput_vs_reno, alg="dctcp", met=1, partly=0.95)
 
 
 # --- long fat pipe ---
 
-def l1(m):
-    return goodput_vs_reno(m, "bic", 1.2, 1.05)
-
-
-def l2(m):
-    return goodput_vs_reno(m, "highspeed", 1.2, 1.05)
-
-
-def l3(m):
-    return sooner_than_reno(m, "bic", "recovery_s", 0.25)
-
-
-def l4(m):
-    return sooner_than_reno(m, "highspeed", "recovery_s", 0.5)
-
-
-def l5(m):
-    return at_least(m, "reno", "recovery_s", 10, 5)
-
-
-def l7(m, alg):
-    return sooner_than_reno(m, alg, "recovery_s", 0.5)
-
-
-def l8(m, alg):
-    return goodput_vs_reno(m, alg, 1.2, 1.05)
+l1 = partial(goodput_vs_reno, alg="bic", met=1.2, partly=1.05)
+l2 = partial(goodput_vs_reno, alg="highspeed", met=1.2, partly=1.05)
+l3 = partial(sooner_than_reno, alg="bic", metric="recovery_s", met=0.25)
+l4 = partial(sooner_than_reno, alg="highspeed", metric="recovery_s", met=0.5)
+l5 = partial(at_least, alg="reno", metric="recovery_s", met=10, partly=5)
+l7 = partial(sooner_than_reno, metric="recovery_s", met=0.5)
+l8 = partial(goodput_vs_reno, met=1.2, partly=1.05)
 
 
 def l9(m):
@@ -228,16 +181,9 @@ def l9(m):
 
 # --- fairness ---
 
-def f1(m, alg):
-    return at_least(m, alg, "jain", 0.95, 0.85)
-
-
-def f2(m):
-    return fairer_than_reno(m, "hybla")
-
-
-def f3(m):
-    return fairer_than_reno(m, "cubic")
+f1 = partial(at_least, metric="jain", met=0.95, partly=0.85)
+f2 = partial(fairer_than_reno, alg="hybla")
+f3 = partial(fairer_than_reno, alg="cubic")
 
 
 def f4(m):
@@ -245,32 +191,20 @@ def f4(m):
     yield 0.55 <= m("reno", "share0") <= 0.95
 
 
-def f5(m):
-    return share_near(m, "bpf_reno", "reno", 0.1, 0.2)
-
-
-def f6(m):
-    return at_most(m, "vegas", "share0", 0.3, 0.4)
-
-
-def f7(m, alg):
-    return at_least(m, alg, "share0", 0.3, 0.2)
+f5 = partial(share_near, alg="bpf_reno", other="reno", met=0.1, partly=0.2)
+f6 = partial(at_most, alg="vegas", metric="share0", met=0.3, partly=0.4)
+f7 = partial(at_least, metric="share0", met=0.3, partly=0.2)
 
 
 # --- low priority ---
 
-def p1(m):
-    return share_near(m, "lp", "bpf_reno", 0.15, 0.25)
-
-
-def p2(m, alg):
-    return at_least(m, alg, "util", 0.9, 0.8)
+p1 = partial(share_near, alg="lp", other="bpf_reno", met=0.15, partly=0.25)
+p2 = partial(at_least, metric="util", met=0.9, partly=0.8)
 
 
 # --- cellular ---
 
-def c1(m):
-    return at_least(m, "cubic", RTT95, 80, 60)
+c1 = partial(at_least, alg="cubic", metric=RTT95, met=80, partly=60)
 
 
 def c2(m):
@@ -283,23 +217,12 @@ def c3(m):
     yield m("bbr", GP) >= 0.8 * m("cubic", GP)
 
 
-def c4(m, alg):
-    return at_least(m, alg, "util", 0.7, 0.5)
+c4 = partial(at_least, metric="util", met=0.7, partly=0.5)
 
 
 # --- BPF cost ---
 
-def b1(m):
-    return at_least(m, "bpf_reno", "tput_ratio", 0.95, 0.90)
-
-
-def b2(m):
-    return at_most(m, "bpf_reno", "cpu_ratio", 1.05, 1.15)
-
-
-def b3(m):
-    return at_most(m, "bpf_reno", "proc_cpu_ratio", 1.05, 1.15)
-
-
-def b4(m):
-    return at_most(m, "bpf_reno", "cg_cpu_ratio", 1.05, 1.15)
+b1 = partial(at_least, alg="bpf_reno", metric="tput_ratio", met=0.95, partly=0.90)
+b2 = partial(at_most, alg="bpf_reno", metric="cpu_ratio", met=1.05, partly=1.15)
+b3 = partial(at_most, alg="bpf_reno", metric="proc_cpu_ratio", met=1.05, partly=1.15)
+b4 = partial(at_most, alg="bpf_reno", metric="cg_cpu_ratio", met=1.05, partly=1.15)
