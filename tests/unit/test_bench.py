@@ -179,6 +179,8 @@ ok(verdict("L7", "longfat", "l", "scalable")[0] == "met" and verdict("L5", "long
 ok(verdict("F5", "fairness", "f")[0] == "partly", "F5: shares 0.15 apart is partly", verdict("F5", "fairness", "f"))
 ok(expectations.check_of("Z1") is None and expectations.check_of("fin") is None and expectations.check_of("GP") is None,
    "only an id names a check")
+row = expect.check({"id": "Z1", "algs": "", "text": "t"}, {"name": "sc", "seconds": 10}, "v", AGG, {})
+ok([r["verdict"] for r in row] == ["n/a (expectations.py has no z1)"], "a row without its check: n/a saying so", row)
 
 # every row of the table has a check, which runs with every metric at 1;
 # every check has a row
