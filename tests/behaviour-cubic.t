@@ -147,7 +147,7 @@ for tag in long short klong kshort; do
 	path=long; [ "${tag#k}" = short ] && path=short
 	r=${R[$tag]} why=""
 	[ "$who" = cubic ] && why=$(unjudged "$tag")
-	[ -z "$why" ] || { skip "$who, $path path: the gap closed as W(t) says" "$why"; continue; }
+	[ -z "$why" ] || { skip_unjudged "$who, $path path: the gap closed as W(t) says" "$why"; continue; }
 	[[ $(kv t80 "$r") =~ ^[0-9.]+$ ]] && [ "$(near "$(kv t80 "$r")" "$(kv model "$r")" "$(slack "$tag")" 0.25)" = 1 ]
 	ok $? "$who, $path path: 80% of the gap to $(kv origin "$r") closed in $(kv t80 "$r") s, W(t) says $(kv model "$r") s (K $(kv k "$r") s, $(kv region "$r") region; within 25% + $(slack "$tag") s)"
 done
@@ -166,7 +166,7 @@ ok $? "bpf_cubic's records: origin ${m##* } and K $(echo "$m" | awk '{ print $2 
 # what W(t) says for each (their windows at the loss differ)
 share() { awk -v t="$(kv t80 "${R[$1]}")" -v m="$(kv model "${R[$1]}")" 'BEGIN { if (t ~ /^[0-9.]+$/ && m > 0) printf "%.2f\n", t / m }'; }
 so=$(share long) sk=$(share klong) why=$(unjudged klong)
-[ -n "$why" ] && skip "bpf_cubic takes the kernel's cubic's share of W(t)'s time on the long path" "$why"
+[ -n "$why" ] && skip_unjudged "bpf_cubic takes the kernel's cubic's share of W(t)'s time on the long path" "$why"
 [ -n "$why" ] || { [ -n "$so" ] && [ -n "$sk" ] && awk -v a="$so" -v b="$sk" -v s="$(slack long)" -v s2="$(slack klong)" \
 	-v m="$(kv model "${R[long]}")" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.3 + (s + s2) / m) }'
 ok $? "bpf_cubic takes the kernel's cubic's share of W(t)'s time on the long path ($so vs $sk, within 0.3 + the slack)"; }

@@ -137,12 +137,12 @@ if bh_judged "$r" "$reno_hit"; then
 	diag "bpf_reno would need ~$(awk -v w="$(kv w "$r")" 'BEGIN { printf "%.0f", 0.45 * w * 0.13 }') s at one segment per ~130 ms RTT"
 	cmp_ok "$(absdiff "$(kv md "$r")" 0.5)" '<' 0.03 "bpf_reno: ssthresh/cwnd at the loss = 1/2 ($(kv md "$r"))"
 else
-	skip "$desc" "$BH_UNJUDGED"
-	skip "bpf_reno: ssthresh/cwnd at the loss = 1/2" "$BH_UNJUDGED"
+	skip_unjudged "$desc" "$BH_UNJUDGED"
+	skip_unjudged "bpf_reno: ssthresh/cwnd at the loss = 1/2" "$BH_UNJUDGED"
 fi
 if bh_judged "$c" "$cubic_hit"; then
 	cmp_ok "$(absdiff "$(kv md "$c")" 0.7)" '<' 0.03 "cubic (the kernel's, as a control): ssthresh/cwnd = 0.7 ($(kv md "$c"))"
 else
-	skip "cubic (the kernel's, as a control): ssthresh/cwnd = 0.7" "$BH_UNJUDGED"
+	skip_unjudged "cubic (the kernel's, as a control): ssthresh/cwnd = 0.7" "$BH_UNJUDGED"
 fi
 done_testing

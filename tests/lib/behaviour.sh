@@ -156,7 +156,7 @@ bh_control_loss() {
 	if bh_judged "$2" "$3"; then
 		[ -n "$2" ] && [ "$2" != none ]; ok $? "$1: a loss in congestion avoidance after the drop"
 	else
-		skip "$1: a loss in congestion avoidance after the drop" "$BH_UNJUDGED"
+		skip_unjudged "$1: a loss in congestion avoidance after the drop" "$BH_UNJUDGED"
 	fi
 }
 
