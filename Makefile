@@ -88,7 +88,8 @@ tcpca-load: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
-tools:
+# bpf-stats-on: the bench and the tests hold the BPF statistics on with it
+tools: $(OUT)/bench/bpf-stats-on
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
