@@ -88,7 +88,8 @@ tcpca-load: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
-tools:
+# bpf-stats-on: the bench and the tests hold the BPF statistics on with it
+tools: $(OUT)/bench/bpf-stats-on
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
@@ -113,7 +114,7 @@ vmtest: all unit
 	$(Q)for k in $(VM_KERNELS); do ./tools/vm/test --kernel $$k || exit 1; done
 
 # The hook-cost scenario's baselines and its holder of the kernel's BPF statistics.
-BENCH_BINS	:= $(OUT)/bench/floor.bpf.o $(OUT)/bench/empty.bpf.o $(OUT)/bench/counted.bpf.o \
+BENCH_BINS	:= $(OUT)/bench/floor.bpf.o $(OUT)/bench/empty.bpf.o $(OUT)/bench/tuned.bpf.o \
 		   $(OUT)/bench/bpf-stats-on
 
 $(OUT)/bench:
@@ -127,9 +128,9 @@ $(OUT)/bench/empty.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vm
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DTCPCA_EMPTY_HOOK -c $< -o $@
 
-$(OUT)/bench/counted.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bench
+$(OUT)/bench/tuned.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)/bench
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -DTCPCA_COUNTED_HOOK -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DTCPCA_TUNED_HOOK -c $< -o $@
 
 $(OUT)/bench/bpf-stats-on: tools/bench/lib/bpf-stats-on.c | $(OUT)/bench
 	$(call msg,CC,$@)

@@ -627,7 +627,6 @@ void TCPCA_OPS(bbr_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bbr_ca *bbr = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	__builtin_memset(bbr, 0, sizeof(*bbr));
 	tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
 	bbr->next_rtt_delivered = tp->delivered;
@@ -665,14 +664,13 @@ static __always_inline const struct rate_sample *bbr_rs_arg(unsigned long long *
 SEC("struct_ops/bbr_cong_control")
 void bbr_cong_control(unsigned long long *ctx)
 {
-	TCPCA_COUNT(cong_control);
 	bbr_main((struct sock *)ctx[0], bbr_rs_arg(ctx));
 }
 
 /* A loss: note the cwnd to restore; ssthresh stays (BBR does not use it). */
 u32 TCPCA_OPS(bbr_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	bbr_save_cwnd(sk);
 	return tcp_sk(sk)->snd_ssthresh;
 }
@@ -698,7 +696,6 @@ void TCPCA_OPS(bbr_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 	struct bbr_ca *bbr = inet_csk_ca(sk);
 	u8 old_mode = bbr->mode;
 
-	TCPCA_COUNT(cwnd_event);
 	if (event != CA_EVENT_TX_START || !tp->app_limited)
 		return;
 	bbr->idle_restart = 1;
@@ -716,7 +713,7 @@ u32 TCPCA_OPS(bbr_undo_cwnd, struct sock *sk)
 {
 	struct bbr_ca *bbr = inet_csk_ca(sk);
 
-	TCPCA_COUNT(undo_cwnd);
+	TCPCA_COUNT(undos);
 	bbr->full_bw = 0;
 	bbr->full_bw_cnt = 0;
 	bbr_reset_lt_bw_sampling(sk);

@@ -50,7 +50,6 @@ void TCPCA_OPS(bic_init, struct sock *sk)
 {
 	struct bic_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	bic_reset(ca);
 	ca->loss_cwnd = 0;
 	if (params.initial_ssthresh)
@@ -62,7 +61,6 @@ void TCPCA_OPS(bic_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
 	struct bic_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(pkts_acked);
 	if (BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state) == TCP_CA_Open)
 		ca->delayed_ack = bic_calc_delayed_ack(ca->delayed_ack, sample->pkts_acked);
 }
@@ -87,7 +85,6 @@ void TCPCA_OPS(bic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bic_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -107,7 +104,7 @@ u32 TCPCA_OPS(bic_ssthresh, struct sock *sk)
 	struct bic_ca *ca = inet_csk_ca(sk);
 	u32 cwnd = tp->snd_cwnd;
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	ca->epoch_start = 0;
 	ca->last_max_cwnd = bic_calc_wmax(cwnd, ca->last_max_cwnd, &params);
 	ca->loss_cwnd = cwnd;

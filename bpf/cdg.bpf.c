@@ -98,7 +98,6 @@ void TCPCA_OPS(cdg_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct cdg_slots *s = NULL;
 
-	TCPCA_COUNT(init);
 	ca->window = cdg_window_of(params.window);
 	/* as the module's kcalloc, only when there is a window to keep */
 	if (ca->window > 1) {
@@ -119,7 +118,6 @@ void TCPCA_OPS(cdg_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 	struct cdg_ca *ca = inet_csk_ca(sk);
 	s32 rtt = sample->rtt_us;
 
-	TCPCA_COUNT(pkts_acked);
 	if (rtt <= 0)
 		return;
 	/*
@@ -279,7 +277,6 @@ void TCPCA_OPS(cdg_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 prior_cwnd;
 
-	TCPCA_COUNT(cong_avoid);
 	if (ca->cwr) {
 		if (!after(ack, ca->cwr_high_seq)) {
 			cdg_cwr_step(tp, ca, acked);
@@ -321,7 +318,7 @@ u32 TCPCA_OPS(cdg_ssthresh, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 cwnd = tp->snd_cwnd, s;
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	if (ca->cwr) {
 		/* the module's socket would still be in CWR and not ask: keep its target */
 		ca->cwr = 0;
@@ -342,7 +339,6 @@ void TCPCA_OPS(cdg_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 	u16 window;
 	u8 slots;
 
-	TCPCA_COUNT(cwnd_event);
 	switch (ev) {
 	case CA_EVENT_CWND_RESTART:
 		/* after idle: everything learnt is stale, the window's storage kept */

@@ -94,7 +94,6 @@ void TCPCA_OPS(cubic_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct cubic_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	cubic_reset(ca);
 	if (params.hystart)
 		cubic_hystart_reset(ca, tp);
@@ -155,7 +154,6 @@ void TCPCA_OPS(cubic_pkts_acked, struct sock *sk, const struct ack_sample *sampl
 	struct cubic_ca *ca = inet_csk_ca(sk);
 	u32 now = cubic_now(tp), delay;
 
-	TCPCA_COUNT(pkts_acked);
 	ca->last_ack_in = now;
 	/* duplicates carry no timestamp */
 	if (sample->rtt_us < 0)
@@ -217,7 +215,6 @@ void TCPCA_OPS(cubic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct cubic_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -238,7 +235,7 @@ u32 TCPCA_OPS(cubic_ssthresh, struct sock *sk)
 	u32 cwnd = tp->snd_cwnd, ssthresh;
 	bool fast = cwnd < ca->last_max_cwnd && params.fast_convergence;
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	ca->epoch_start = 0;
 	ca->last_max_cwnd = cubic_calc_wmax(cwnd, ca->last_max_cwnd, &params);
 	ca->loss_cwnd = cwnd;
@@ -265,7 +262,6 @@ void TCPCA_OPS(cubic_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 	struct cubic_ca *ca = inet_csk_ca(sk);
 	u32 now, idle;
 
-	TCPCA_COUNT(cwnd_event);
 	if (event != CA_EVENT_TX_START)
 		return;
 	now = cubic_now(tcp_sk(sk));

@@ -74,7 +74,6 @@ void TCPCA_OPS(dctcp_init, struct sock *sk)
 	char fallback[] = "reno";
 	long err;
 
-	TCPCA_COUNT(init);
 	if ((tp->ecn_flags & (TCP_ECN_OK | TCP_ECN_MODE_ACCECN)) ||
 	    state == TCP_LISTEN || state == TCP_CLOSE) {
 		ca->prior_rcv_nxt = tp->rcv_nxt;
@@ -101,7 +100,6 @@ void TCPCA_OPS(dctcp_update_alpha, struct sock *sk, u32 flags)
 	struct dctcp_ca *ca = inet_csk_ca(sk);
 	u32 delivered, delivered_ce, shift_g = params.shift_g;
 
-	TCPCA_COUNT(in_ack_event);
 	if (ca->reno || before(tp->snd_una, ca->next_seq))
 		return;
 	delivered = tp->delivered - ca->old_delivered;
@@ -113,7 +111,6 @@ void TCPCA_OPS(dctcp_update_alpha, struct sock *sk, u32 flags)
 
 void TCPCA_OPS(dctcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
-	TCPCA_COUNT(cong_avoid);
 	tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
@@ -125,7 +122,7 @@ u32 TCPCA_OPS(dctcp_ssthresh, struct sock *sk)
 
 	if (ca->reno)
 		return tcpca_reno_ssthresh(sk);
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	ca->loss_cwnd = cwnd;
 	return dctcp_ssthresh_of(cwnd, ca->alpha);
 }
@@ -194,7 +191,6 @@ void TCPCA_OPS(dctcp_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
 	struct dctcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cwnd_event);
 	if (ca->reno)
 		return;
 	switch (ev) {
@@ -217,7 +213,7 @@ u32 TCPCA_OPS(dctcp_undo_cwnd, struct sock *sk)
 
 	if (ca->reno)
 		return tcpca_reno_undo_cwnd(sk);
-	TCPCA_COUNT(undo_cwnd);
+	TCPCA_COUNT(undos);
 	return max(tcp_sk(sk)->snd_cwnd, ca->loss_cwnd);
 }
 

@@ -43,7 +43,6 @@ void TCPCA_OPS(hstcp_init, struct sock *sk)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct hstcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	ca->ai = 0;
 	ca->loss_cwnd = 0;
 	ca->loss_md = 0;
@@ -59,7 +58,6 @@ void TCPCA_OPS(hstcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	u32 clamp = min(tp->snd_cwnd_clamp, hstcp_cwnd_max());
 	u32 cwnd, cnt;
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -93,7 +91,7 @@ u32 TCPCA_OPS(hstcp_ssthresh, struct sock *sk)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct hstcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	ca->loss_cwnd = tp->snd_cwnd;
 	ca->loss_md = hstcp_md(ca->ai);
 	return hstcp_calc_ssthresh(tp->snd_cwnd, ca->ai);

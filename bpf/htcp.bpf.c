@@ -81,7 +81,6 @@ void TCPCA_OPS(htcp_init, struct sock *sk)
 {
 	struct htcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	__builtin_memset(ca, 0, sizeof(*ca));
 	ca->alpha = HTCP_ALPHA_BASE;
 	ca->beta = HTCP_BETA_MIN;
@@ -97,7 +96,6 @@ void TCPCA_OPS(htcp_pkts_acked, struct sock *sk, const struct ack_sample *sample
 	u32 state = BPF_CORE_READ_BITFIELD(inet_csk(sk), icsk_ca_state);
 	u32 now = (u32)tp->tcp_mstamp, cwnd = tp->snd_cwnd, alpha_pkts;
 
-	TCPCA_COUNT(pkts_acked);
 	if (state == TCP_CA_Open)
 		ca->pkts_acked = sample->pkts_acked;
 
@@ -149,7 +147,6 @@ void TCPCA_OPS(htcp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct htcp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -182,7 +179,7 @@ u32 TCPCA_OPS(htcp_ssthresh, struct sock *sk)
 	u32 modeswitch = ca->modeswitch, rule;
 	int moved = 0;
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	if (params.use_bandwidth_switch) {
 		moved = htcp_bw_moved(ca->maxb, ca->old_maxb);
 		ca->old_maxb = ca->maxb;

@@ -74,7 +74,6 @@ void TCPCA_OPS(hybla_init, struct sock *sk)
 	struct hybla_ca *ca = inet_csk_ca(sk);
 	u32 cwnd;
 
-	TCPCA_COUNT(init);
 	ca->snd_cwnd_cents = 0;
 	ca->hybla_en = 1;
 	/* the module's snd_cwnd_clamp = 65535, never raising a lower clamp */
@@ -94,8 +93,6 @@ void TCPCA_OPS(hybla_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct hybla_ca *ca = inet_csk_ca(sk);
 	struct hybla_window w;
-
-	TCPCA_COUNT(cong_avoid);
 
 	/* A lower srtt (or the first one) means a new rho; so does a new rtt0. */
 	if (tp->srtt_us && (!ca->minrtt_us || tp->srtt_us < ca->minrtt_us)) {
@@ -145,7 +142,7 @@ u32 TCPCA_OPS(hybla_undo_cwnd, struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(undo_cwnd);
+	TCPCA_COUNT(undos);
 	return min(max(tp->snd_cwnd, tp->prior_cwnd), hybla_clamp(tp));
 }
 

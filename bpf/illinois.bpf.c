@@ -54,7 +54,6 @@ void TCPCA_OPS(illinois_init, struct sock *sk)
 {
 	struct illinois_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	ca->alpha = ILLINOIS_ALPHA_MAX;
 	ca->beta = ILLINOIS_BETA_BASE;
 	ca->base_rtt = ILLINOIS_RTT_NONE;
@@ -73,7 +72,6 @@ void TCPCA_OPS(illinois_pkts_acked, struct sock *sk, const struct ack_sample *sa
 	struct illinois_ca *ca = inet_csk_ca(sk);
 	u32 rtt;
 
-	TCPCA_COUNT(pkts_acked);
 	ca->acked = (u16)sample->pkts_acked;
 	if (sample->rtt_us < 0)
 		return;				/* no sample (duplicate ACK) */
@@ -115,7 +113,6 @@ void TCPCA_OPS(illinois_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct illinois_ca *ca = inet_csk_ca(sk);
 	struct illinois_window w;
 
-	TCPCA_COUNT(cong_avoid);
 	if (after(ack, ca->end_seq))
 		illinois_update(sk, ca);
 
@@ -144,7 +141,7 @@ u32 TCPCA_OPS(illinois_ssthresh, struct sock *sk)
 	const struct illinois_ca *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = illinois_calc_ssthresh(cwnd, ca->beta);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	tcpca_event(sk, ILLINOIS_EV_LOSS, cwnd, ssthresh, ca->beta, ca->alpha);
 	return ssthresh;
 }

@@ -57,7 +57,6 @@ void TCPCA_OPS(lp_init, struct sock *sk)
 {
 	struct lp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	__builtin_memset(ca, 0, sizeof(*ca));
 	ca->owd.owd_min = 0xffffffff;
 }
@@ -102,7 +101,6 @@ void TCPCA_OPS(lp_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 	u32 now = lp_now(tp), pct = params.thresh_pct, cwnd, thresh;
 	int within_inf;
 
-	TCPCA_COUNT(pkts_acked);
 	if (sample->rtt_us > 0)
 		lp_rtt_sample(tp, ca);
 
@@ -134,7 +132,6 @@ void TCPCA_OPS(lp_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct lp_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!(ca->flag & LP_WITHIN_INF))
 		tcpca_reno_cong_avoid(sk, ack, acked);
 }
@@ -147,9 +144,7 @@ u32 TCPCA_OPS(lp_ssthresh, struct sock *sk)
 
 void TCPCA_OPS(lp_set_state, struct sock *sk, u8 new_state)
 {
-	TCPCA_COUNT(set_state);
-	if (new_state == TCP_CA_Loss)
-		TCPCA_COUNT(rto);
+	tcpca_count_state(new_state);
 }
 
 u32 TCPCA_OPS(lp_undo_cwnd, struct sock *sk)

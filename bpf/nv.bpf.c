@@ -68,7 +68,6 @@ void TCPCA_OPS(nv_init, struct sock *sk)
 	struct nv_ca *ca = inet_csk_ca(sk);
 	u32 base = params.base_rtt;
 
-	TCPCA_COUNT(init);
 	nv_reset(ca, tcp_sk(sk));
 	ca->base_rtt = base;
 	ca->lower_bound_rtt = base ? nv_lower_bound(base) : 0;
@@ -152,7 +151,6 @@ void TCPCA_OPS(nv_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 	u32 avg_rtt, rate, bytes_acked, factor = params.rtt_factor;
 	u64 now = tp->tcp_mstamp;
 
-	TCPCA_COUNT(pkts_acked);
 	/* ACKs of retransmitted or duplicate data carry no RTT */
 	if (sample->rtt_us < 0)
 		return;
@@ -213,7 +211,6 @@ void TCPCA_OPS(nv_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct nv_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 	if (!ca->allow_cwnd_growth)
@@ -230,7 +227,7 @@ void TCPCA_OPS(nv_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 /* A loss keeps loss_dec_factor/1024 (80%) of the window. */
 u32 TCPCA_OPS(nv_ssthresh, struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	return nv_loss_ssthresh(tcp_sk(sk)->snd_cwnd, params.loss_dec_factor);
 }
 

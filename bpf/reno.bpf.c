@@ -21,9 +21,14 @@ struct reno_state {
 };
 TCPCA_STATE_FITS(struct reno_state);
 
+/*
+ * Reno needs no init (the kernel's has none).  This one does nothing but
+ * run, once per connection, so that its run_cnt counts the sockets that
+ * start on bpf_reno, as every other algorithm's init does (tcpca-load
+ * --show, tests/functional.t).
+ */
 void TCPCA_OPS(reno_init, struct sock *sk)
 {
-	TCPCA_COUNT(init);
 }
 
 /* Called on every ACK that advances snd_una, with the segments it acked. */
@@ -31,7 +36,6 @@ void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -56,7 +60,7 @@ u32 TCPCA_OPS(reno_ssthresh, struct sock *sk)
 {
 	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = max(cwnd >> 1U, 2U);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	tcpca_event(sk, RENO_EV_LOSS, cwnd, ssthresh, 0, 0);
 	return ssthresh;
 }
@@ -71,7 +75,7 @@ u32 TCPCA_OPS(reno_undo_cwnd, struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(undo_cwnd);
+	TCPCA_COUNT(undos);
 	return max(tp->snd_cwnd, tp->prior_cwnd);
 }
 

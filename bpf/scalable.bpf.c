@@ -36,7 +36,6 @@ void TCPCA_OPS(scalable_init, struct sock *sk)
 {
 	struct scalable_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	ca->loss_cwnd = 0;
 	ca->loss_ssthresh = 0;
 	ca->losses = 0;
@@ -47,7 +46,6 @@ void TCPCA_OPS(scalable_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -65,7 +63,7 @@ u32 TCPCA_OPS(scalable_ssthresh, struct sock *sk)
 	struct scalable_ca *ca = inet_csk_ca(sk);
 	u32 cwnd = tcp_sk(sk)->snd_cwnd, ssthresh = scalable_calc_ssthresh(cwnd, &params);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	ca->loss_cwnd = cwnd;
 	ca->loss_ssthresh = ssthresh;
 	ca->losses++;

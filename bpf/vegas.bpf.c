@@ -33,13 +33,11 @@ TCPCA_STATE_FITS(struct vegas_ca);
 
 void TCPCA_OPS(vegas_init, struct sock *sk)
 {
-	TCPCA_COUNT(init);
 	vegas_reset(sk);
 }
 
 void TCPCA_OPS(vegas_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
-	TCPCA_COUNT(pkts_acked);
 	vegas_rtt_sample(sk, sample);
 }
 
@@ -103,7 +101,6 @@ void TCPCA_OPS(vegas_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct vegas_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!ca->doing_vegas_now) {
 		tcpca_reno_cong_avoid(sk, ack, acked);
 		return;
@@ -133,7 +130,6 @@ void TCPCA_OPS(vegas_set_state, struct sock *sk, u8 new_state)
 
 void TCPCA_OPS(vegas_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
-	TCPCA_COUNT(cwnd_event);
 	vegas_restart(sk, event);
 }
 

@@ -53,7 +53,6 @@ static __always_inline void veno_reset(struct veno_ca *ca)
 
 void TCPCA_OPS(veno_init, struct sock *sk)
 {
-	TCPCA_COUNT(init);
 	veno_reset(inet_csk_ca(sk));
 }
 
@@ -63,7 +62,6 @@ void TCPCA_OPS(veno_pkts_acked, struct sock *sk, const struct ack_sample *sample
 	struct veno_ca *ca = inet_csk_ca(sk);
 	u32 vrtt;
 
-	TCPCA_COUNT(pkts_acked);
 	if (sample->rtt_us < 0)
 		return;
 	vrtt = (u32)sample->rtt_us + 1;		/* never 0 */
@@ -108,7 +106,6 @@ void TCPCA_OPS(veno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct veno_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!ca->doing_veno_now) {
 		tcpca_reno_cong_avoid(sk, ack, acked);
 		return;
@@ -134,7 +131,7 @@ u32 TCPCA_OPS(veno_ssthresh, struct sock *sk)
 	u32 cwnd = tcp_sk(sk)->snd_cwnd, beta = params.beta;
 	u32 ssthresh = veno_calc_ssthresh(cwnd, ca->diff, beta);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	tcpca_event(sk, VENO_EV_LOSS, cwnd, ssthresh, ca->diff, veno_congestive(ca->diff, beta));
 	return ssthresh;
 }
@@ -154,7 +151,6 @@ void TCPCA_OPS(veno_set_state, struct sock *sk, u8 new_state)
 /* Restart after idle: the old BaseRTT says nothing now. */
 void TCPCA_OPS(veno_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
-	TCPCA_COUNT(cwnd_event);
 	if (event == CA_EVENT_CWND_RESTART || event == CA_EVENT_TX_START)
 		veno_reset(inet_csk_ca(sk));
 }

@@ -53,7 +53,6 @@ void TCPCA_OPS(westwood_init, struct sock *sk)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct westwood_ca *w = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	w->bk = 0;
 	w->bw_ns_est = 0;
 	w->bw_est = 0;
@@ -72,7 +71,6 @@ void TCPCA_OPS(westwood_pkts_acked, struct sock *sk, const struct ack_sample *sa
 {
 	struct westwood_ca *w = inet_csk_ca(sk);
 
-	TCPCA_COUNT(pkts_acked);
 	if (sample->rtt_us > 0)
 		w->rtt = (u32)sample->rtt_us;
 }
@@ -124,7 +122,6 @@ void TCPCA_OPS(westwood_in_ack_event, struct sock *sk, u32 flags)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct westwood_ca *w = inet_csk_ca(sk);
 
-	TCPCA_COUNT(in_ack_event);
 	westwood_update_window(sk);
 	if (flags & CA_ACK_SLOWPATH) {
 		w->cumul_ack = westwood_acked_count(tp->snd_una - w->snd_una, &w->accounted,
@@ -140,7 +137,6 @@ void TCPCA_OPS(westwood_in_ack_event, struct sock *sk, u32 flags)
 /* Reno's probing: Westwood+ differs only in what it does after a loss. */
 void TCPCA_OPS(westwood_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
-	TCPCA_COUNT(cong_avoid);
 	tcpca_reno_cong_avoid(sk, ack, acked);
 }
 
@@ -169,7 +165,6 @@ void TCPCA_OPS(westwood_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct westwood_ca *w = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cwnd_event);
 	switch (event) {
 	case CA_EVENT_COMPLETE_CWR:
 		/* Recovery or CWR is over: continue from the estimated pipe. */

@@ -40,7 +40,6 @@ void TCPCA_OPS(yeah_init, struct sock *sk)
 {
 	struct yeah_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(init);
 	vegas_reset(sk);
 	ca->doing_reno_now = 0;
 	ca->last_q = 0;
@@ -49,7 +48,6 @@ void TCPCA_OPS(yeah_init, struct sock *sk)
 
 void TCPCA_OPS(yeah_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 {
-	TCPCA_COUNT(pkts_acked);
 	vegas_rtt_sample(sk, sample);
 }
 
@@ -89,7 +87,6 @@ void TCPCA_OPS(yeah_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct yeah_ca *ca = inet_csk_ca(sk);
 
-	TCPCA_COUNT(cong_avoid);
 	if (!tcp_is_cwnd_limited(sk))
 		return;
 
@@ -121,7 +118,7 @@ u32 TCPCA_OPS(yeah_ssthresh, struct sock *sk)
 	u32 cwnd = tcp_sk(sk)->snd_cwnd;
 	u32 ssthresh = yeah_calc_ssthresh(cwnd, ca->last_q, ca->doing_reno_now, &params);
 
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	tcpca_event(sk, YEAH_EV_LOSS, cwnd, ssthresh, ca->last_q, ca->doing_reno_now);
 	ca->fast_count = 0;
 	ca->reno_count = yeah_loss_reno_count(ca->reno_count);
@@ -136,7 +133,6 @@ void TCPCA_OPS(yeah_set_state, struct sock *sk, u8 new_state)
 
 void TCPCA_OPS(yeah_cwnd_event, struct sock *sk, enum tcp_ca_event event)
 {
-	TCPCA_COUNT(cwnd_event);
 	vegas_restart(sk, event);
 }
 

@@ -80,10 +80,10 @@ static __always_inline void tcpca_reno_cong_avoid(struct sock *sk, u32 ack, u32 
 	tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 
-/* The two Reno hooks an algorithm may use as its own, counted as hooks are. */
+/* The two Reno hooks an algorithm may use as its own, each a rare event counted. */
 static __always_inline u32 tcpca_reno_ssthresh(struct sock *sk)
 {
-	TCPCA_COUNT(ssthresh);
+	TCPCA_COUNT(losses);
 	if (tcpca_have(TCPCA_KF_KFUNCS))
 		return tcp_reno_ssthresh(sk);
 	return max(tcp_sk(sk)->snd_cwnd >> 1U, 2U);
@@ -93,7 +93,7 @@ static __always_inline u32 tcpca_reno_undo_cwnd(struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 
-	TCPCA_COUNT(undo_cwnd);
+	TCPCA_COUNT(undos);
 	if (tcpca_have(TCPCA_KF_KFUNCS))
 		return tcp_reno_undo_cwnd(sk);
 	return max(tp->snd_cwnd, tp->prior_cwnd);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What makes a BPF algorithm inspectable, since get_info() is refused for
- * BPF: counters (see tcpca_counters.h), the events ring, and a per-socket
- * iterator that the loader pins as <pin dir>/<name>/sockets.  Nothing here
- * changes a window; that is tcpca_kernel.bpf.h's.  In an algorithm:
+ * BPF: counters of rare events (tcpca_counters.h: never of hook calls, which
+ * the kernel counts, where a map lookup on every ACK would cost about what
+ * the hook does), the events ring, and a per-socket iterator that the
+ * loader pins as <pin dir>/<name>/sockets.  Nothing here changes a window;
+ * that is tcpca_kernel.bpf.h's.  In an algorithm:
  *
- *	TCPCA_COUNT(cong_avoid);			   in each hook
+ *	TCPCA_COUNT(losses);				   in ssthresh
  *	tcpca_count_state(new_state);			   in set_state
  *	tcpca_event(sk, 1, diff, target, 0, 0);		   once per RTT at most
  *	TCPCA_SOCKETS(struct vegas, vegas_print_state);    after the ops table
@@ -44,7 +46,7 @@ struct {
 
 static __always_inline void tcpca_count_state(u8 new_state)
 {
-	TCPCA_COUNT(set_state);
+	TCPCA_COUNT(state_changes);
 	if (new_state == TCP_CA_Loss)
 		TCPCA_COUNT(rto);
 }

@@ -10,7 +10,10 @@
  * later kernels (6.18 here) wrap them in a "common" member.  Either way the state is
  * INUSE (1) from the map update that registers until the element's delete
  * that unregisters; a map made for a link (BPF_F_LINK) is READY instead,
- * and registered while a link runs it.
+ * and registered while a link runs it.  Where the data member holds a hook,
+ * the value read back holds its program's id (kernel/bpf/bpf_struct_ops.c
+ * writes prog->aux->id there), which is how --show finds each hook's
+ * run_cnt.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,8 +30,8 @@ static struct {
 	bool done;
 	int err;
 	__u32 value_type_id;	/* in vmlinux BTF */
-	__u32 value_size;
-	size_t state_off, name_off;
+	__u32 value_size, data_type_id;
+	size_t state_off, name_off, data_off;
 } layout;
 
 /* The type of member name of struct t, and its byte offset; -ENOENT if none. */
@@ -71,6 +74,8 @@ static int layout_read(void)
 	    member_at(btf, t, "name", &off) <= 0)
 		goto out;
 	layout.name_off = data + off;
+	layout.data_off = data;
+	layout.data_type_id = btf__resolve_type(btf, tid);
 	layout.err = 0;
 out:
 	return layout.err;
@@ -106,6 +111,53 @@ int ops_map_read(int fd, struct ops_map *m)
 		m->in_use = state == STATE_INUSE;
 		memcpy(m->ca_name, value + layout.name_off, TCPCA_NAME_MAX - 1);
 	}
+	free(value);
+	return e;
+}
+
+/* A member of tcp_congestion_ops that is a hook: a pointer to a function. */
+static bool is_hook(const struct btf *btf, __u32 type_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+
+	while (t && btf_is_mod(t))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	return t && btf_is_func_proto(t);
+}
+
+int ops_map_hooks(int fd, int (*each)(const char *hook, __u32 prog_id, void *ctx), void *ctx)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	const struct btf *btf;
+	__u32 zero = 0;
+	char *value;
+	int i, e;
+
+	if ((e = layout_read()))
+		return e;
+	btf = kernel_btf();
+	t = btf__type_by_id(btf, layout.data_type_id);
+	if (!(value = calloc(1, layout.value_size)))
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &zero, value)) {
+		e = -errno;
+		goto out;
+	}
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t) && !e; i++, m++) {
+		__u64 id;
+
+		if (!is_hook(btf, m->type))
+			continue;
+		memcpy(&id, value + layout.data_off + btf_member_bit_offset(t, i) / 8, sizeof(id));
+		if (id)
+			e = each(btf__name_by_offset(btf, m->name_off), (__u32)id, ctx);
+	}
+out:
 	free(value);
 	return e;
 }

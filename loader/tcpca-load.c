@@ -425,6 +425,9 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_COUNTERS))
 		return -1;
 	failed |= show_failed(path, show_counters(path));
+	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_OPS))
+		return -1;
+	failed |= show_failed(path, show_hooks(path));
 	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_SOCKETS))
 		return -1;
 	if (netns && enter_netns(netns))

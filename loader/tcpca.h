@@ -113,6 +113,10 @@ struct ops_map {
 int ops_map_read(int fd, struct ops_map *m);	/* -ENOTSUP: not a congestion control */
 int link_ops_map(int fd, __u32 *link_id, __u32 *map_id);
 bool ops_map_is_tcpca(const struct ops_map *m);
+/* each(hook, its program's id, ctx) for each hook in the value of a map that
+ * ops_map_read() accepted, in tcp_congestion_ops' order; stops at each()'s
+ * first non-zero return */
+int ops_map_hooks(int fd, int (*each)(const char *hook, __u32 prog_id, void *ctx), void *ctx);
 
 /* fault.c: TCPCA_FAULT=STEP[:kill|:err], for the tests */
 int fault(const char *step);
@@ -217,6 +221,7 @@ int tcpca_recover(struct dir_change *c, const char *name);	/* a --replace that s
 
 /* show.c */
 int show_counters(const char *path);
+int show_hooks(const char *ops_path);		/* the pinned struct_ops map */
 int show_sockets(const char *path);
 int show_events(const char *path, double seconds);
 

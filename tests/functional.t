@@ -14,6 +14,7 @@
 need_root
 time_limit 600
 use_test_pin_dir
+bpf_stats_on || bail_out "cannot turn on the BPF statistics: --show's hook calls would stay 0"
 
 available() { tr '[:blank:]' '\n' < /proc/sys/net/ipv4/tcp_available_congestion_control | grep -qx "$1"; }
 allowed() { tr '[:blank:]' '\n' < /proc/sys/net/ipv4/tcp_allowed_congestion_control | grep -qx "$1"; }

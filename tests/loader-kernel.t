@@ -13,6 +13,7 @@
 need_root
 time_limit 180
 use_test_pin_dir
+bpf_stats_on || bail_out "cannot turn on the BPF statistics: --show's hook calls would stay 0"
 
 L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 line=$("${L[@]}" --list | grep '^this kernel:')

@@ -10,6 +10,7 @@
 need_root
 time_limit 120
 use_test_pin_dir
+bpf_stats_on || bail_out "cannot turn on the BPF statistics: --show's hook calls would stay 0"
 
 L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 N="${RUN_ID}reno"
@@ -52,9 +53,16 @@ cmp_ok "$(echo "$show" | awk '$1 == "init" { print $2 }')" ">=" 1 "--show counts
 cmp_ok "$(echo "$show" | awk '$1 == "cong_avoid" { print $2 }')" ">" 10 "and its ACKs"
 
 for _ in $(seq 100); do	# the 40 Mbit/s queue overflows: wait for a loss
-	"${L[@]}" --show "$N" | awk '$1 == "ssthresh" && $2 > 0 { f = 1 } END { exit !f }' && break
+	"${L[@]}" --show "$N" | awk '$1 == "losses" && $2 > 0 { f = 1 } END { exit !f }' && break
 	sleep 0.1
 done
+show=$("${L[@]}" --show "$N")
+losses=$(echo "$show" | awk '$1 == "losses" { print $2 }')
+cmp_ok "$losses" ">" 0 "--show counts the loss (losses)"
+# the counter is read before the hooks' run_cnt: a loss between the two
+# makes run_cnt the larger
+cmp_ok "$(echo "$show" | awk '$1 == "ssthresh" { print $2 }')" ">=" "$losses" \
+	"the kernel's run_cnt of ssthresh agrees"
 events=$("${L[@]}" --events "$N" 0.3)
 like "$(echo "$events" | sed -n 2p)" "^[0-9]+\.[0-9]+,$CLIENT_IP:[0-9]+,$SERVER_IP:[0-9]+,1,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+," \
 	"--events records the loss (kind 1)"

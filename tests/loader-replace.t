@@ -14,6 +14,7 @@
 need_root
 time_limit 240
 use_test_pin_dir
+bpf_stats_on || bail_out "cannot turn on the BPF statistics: --show's hook calls would stay 0"
 
 L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 C=${RUN_ID}c S=${RUN_ID}s
@@ -21,7 +22,7 @@ veth_pair "$C" "$S" || bail_out "cannot build the namespaces"
 # 40 Mbit/s out of the client: the transfers outlast both swaps
 tc -n "$C" qdisc add dev veth0 root tbf rate 40mbit burst 16k limit 30k
 
-# shown NAME KEY: the value --show prints for a parameter or counter
+# shown NAME KEY: the value --show prints for a parameter, counter or hook
 shown() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
 list_field() {	# list_field NAME COLUMN: a column of --list's row for NAME
 	"${L[@]}" --list | awk -v n="$1" -v c="$2" '$1 == n && $NF ~ "/" n "$" { print $c }'

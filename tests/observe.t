@@ -17,13 +17,15 @@ retry_once "$@"
 need_root
 time_limit 300
 use_test_pin_dir
+bpf_stats_on || bail_out "cannot turn on the BPF statistics: --show's hook calls would stay 0"
 
 tb_link c s --rate 50mbit --delay 10ms --queue 100 || bail_out "cannot start the emulated link"
 C=$(tb_ns c) S=$(tb_ns s)
 L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
 algs=$("$TCPCA_LOAD" --list | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1 }')
 
-counter() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { print $2 }'; }
+# counter NAME ROW: a counter or a hook's calls; 0 for a hook NAME has not
+counter() { "${L[@]}" --show "$1" | awk -v k="$2" '$1 == k { n = $2 } END { print n + 0 }'; }
 
 i=0
 for alg in $algs; do

@@ -26,3 +26,32 @@ xfer_check() {
 	echo "${sent##* }"
 	[ -n "$got" ] && [ "${sent% ca=*}" = "$got" ]
 }
+
+# bpf_stats_on: the kernel's BPF statistics on until the test exits, so that
+# --show's hook calls (each program's run_cnt, counted only while they are
+# on) count the transfers.  Held by build/bench/bpf-stats-on, a
+# BPF_ENABLE_STATS descriptor: the kernel counts the holders, so tests side
+# by side and the bench nest, and whatever ends the test ends it.  Without
+# that helper, kernel.bpf_stats_enabled is set to 1 and put back at exit: a
+# global switch, harmless (a few ns per program run) but not nested, so a
+# test beside it may see it go off early.  Non-zero if neither works: the
+# counts would stay 0, and a test must not pass on them.
+bpf_stats_on() {
+	local helper=$TCPCA_ROOT/build/bench/bpf-stats-on said pid old i
+	if [ -x "$helper" ]; then
+		said=$(mktemp)
+		"$helper" >"$said" 2>&1 &
+		pid=$!
+		on_exit "kill $pid; rm -f '$said'"
+		for ((i = 0; i < 50; i++)); do
+			grep -qx on "$said" && return 0
+			kill -0 $pid 2>/dev/null || break
+			sleep 0.1
+		done
+		diag "bpf-stats-on: $(cat "$said")"
+		return 1
+	fi
+	old=$(cat /proc/sys/kernel/bpf_stats_enabled) || return 1
+	on_exit "echo $old > /proc/sys/kernel/bpf_stats_enabled"
+	echo 1 > /proc/sys/kernel/bpf_stats_enabled
+}

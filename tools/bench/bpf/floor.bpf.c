@@ -11,23 +11,21 @@
  *    returns at once, which the kernel calls just before cong_avoid: its run
  *    time is entering a hook plus the accounting, and cong_avoid's, right
  *    after it, is the floor's with the trampoline's cache already warm;
- *  - counted.bpf.o (-DTCPCA_COUNTED_HOOK): the floor's cong_avoid doing the
- *    two things nearly every hook in bpf/ does besides its arithmetic:
- *    increment its per-CPU counter and read a tunable, each a map value
- *    the ACK touches for the first time.
+ *  - tuned.bpf.o (-DTCPCA_TUNED_HOOK): the floor's cong_avoid reading a
+ *    tunable, as the per-ACK hooks of the algorithms with tunables do: a map
+ *    value the ACK touches for the first time.  No hook in bpf/ counts its
+ *    own calls (the kernel's run_cnt does), so no baseline counts either.
  *
- * floor and empty keep no state, count nothing and read no tunable.
+ * floor and empty keep no state and read no tunable.
  */
-#ifdef TCPCA_COUNTED_HOOK
-#include "tcpca_observe.bpf.h"
+#include "tcpca.bpf.h"
 
+#ifdef TCPCA_TUNED_HOOK
 /* a tunable's place: .data, as TCPCA_PARAMS puts them (not .rodata, which
  * the verifier would fold into the code) */
 __u32 floor_acked_max = ~0U;
 #define ACKED(acked)	((acked) < floor_acked_max ? (acked) : floor_acked_max)
 #else
-#include "tcpca.bpf.h"
-#define TCPCA_COUNT(field)	do { } while (0)
 #define ACKED(acked)	(acked)
 #endif
 
@@ -35,7 +33,6 @@ char _license[] SEC("license") = "GPL";
 
 void TCPCA_OPS(floor_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
-	TCPCA_COUNT(cong_avoid);
 	tcp_reno_cong_avoid(sk, ack, ACKED(acked));
 }
 

@@ -10,11 +10,13 @@ where the floor is tools/bench/bpf/floor.bpf.c's cong_avoid (a hook that
 only calls the kernel's Reno, and the only hook its ACKs meet).  The
 "empty" build of it adds an empty in_ack_event just before cong_avoid: the
 cost of entering a hook, and of a second hook on the same ACK.  The
-"counted" build's cong_avoid also increments a per-CPU counter and reads a
-tunable, as nearly every hook in bpf/ does (TCPCA_COUNT, TCPCA_PARAMS): a
-flag within the same bound taken with that baseline is explained by those
-two, measured; EXPLAINED says why for the rest, and
-the report calls any other flag unexplained."""
+"tuned" build's cong_avoid also reads a tunable, as the per-ACK hooks of
+the algorithms with tunables do (TCPCA_PARAMS): a flag within the same
+bound taken with that baseline is explained by it, measured; EXPLAINED
+says why for the rest, and the report calls any other flag unexplained.
+No hook counts its own calls any more (the kernel's run_cnt does), so
+there is no counter to measure: the "counted" baseline that also
+incremented one is gone."""
 
 # struct tcp_congestion_ops' hooks; a program's name ends in one of them
 HOOKS = ("init", "release", "ssthresh", "cong_avoid", "set_state", "cwnd_event",
@@ -24,17 +26,17 @@ HOOKS = ("init", "release", "ssthresh", "cong_avoid", "set_state", "cwnd_event",
 ORDER = ("init", "pkts_acked", "in_ack_event", "cong_avoid", "cong_control", "cwnd_event",
          "ssthresh", "set_state", "undo_cwnd", "min_tso_segs", "sndbuf_expand", "release", "get_info")
 BOUND = 1.2
-BASELINES = ("floor", "empty", "counted")
+BASELINES = ("floor", "empty", "tuned")
 
-# Why an algorithm costs more than its counted bound, where it did in a run
+# Why an algorithm costs more than its tuned bound, where it did in a run
 # (from reading the programs; docs/benchmarks.md gives the measurements).
-# The counted baseline showed that what costs is the first touch of a map
-# value on an ACK, not the arithmetic; these touch more of them.
+# The baselines showed that what costs is the first touch of a map value on
+# an ACK, not the arithmetic; these touch more of them.
 EXPLAINED = {
     "highspeed": "cong_avoid reads a row of the AIMD table (.rodata) on every ACK as well "
-                 "as its tunable: a third data region beyond the counted baseline's two",
+                 "as its tunable: a second data region beyond the tuned baseline's one",
     "hybla": "cong_avoid reads the 2^(k/8) table (.rodata) on every ACK as well as its "
-             "tunables: a third data region beyond the counted baseline's two",
+             "tunables: a second data region beyond the tuned baseline's one",
     "illinois": "cong_avoid, on each ACK that ends an RTT (over veth, an RTT of tens of "
                 "microseconds: a large share of them), averages the delay and recomputes "
                 "alpha and beta, with 64-bit divisions and six tunables read",
@@ -96,14 +98,14 @@ def judge(p, floor_ns):
     return ns, calls, bound, ns > bound
 
 
-def verdict(alg, p, floor_ns, counted_ns):
+def verdict(alg, p, floor_ns, tuned_ns):
     """(verdict text, flagged, explained) of a pooled algorithm."""
     ns, calls, _, flagged = judge(p, floor_ns)
     if not flagged or alg in BASELINES:
         return "ok", False, True
-    if counted_ns is not None and ns <= BOUND * calls * counted_ns:
-        return ("flagged; within %.1f × calls × counted (%.0f ns): its per-CPU counters and tunables"
-                % (BOUND, BOUND * calls * counted_ns)), True, True
+    if tuned_ns is not None and ns <= BOUND * calls * tuned_ns:
+        return ("flagged; within %.1f × calls × tuned (%.0f ns): its tunables"
+                % (BOUND, BOUND * calls * tuned_ns)), True, True
     why = EXPLAINED.get(alg)
     return "**flagged**: " + (why if why else "unexplained"), True, bool(why)
 
@@ -115,7 +117,7 @@ def section(sc, cells):
     floor_ns = hook_ns(pools.get("floor"), "cong_avoid")
     empty_ns = hook_ns(pools.get("empty"), "in_ack_event")
     warm_ns = hook_ns(pools.get("empty"), "cong_avoid")
-    counted_ns = hook_ns(pools.get("counted"), "cong_avoid")
+    tuned_ns = hook_ns(pools.get("tuned"), "cong_avoid")
     if not sc.get("bpf_stats"):
         return ["BPF statistics were not on in this run (see bench.log): no hook costs."]
     if floor_ns is None:
@@ -124,12 +126,12 @@ def section(sc, cells):
     L.append("Baselines, measured in this run: **floor** (a cong_avoid that only calls the kernel's Reno, "
              "the one hook its ACKs meet) **%.0f ns** per call; **empty hook** (an in_ack_event that returns "
              "at once, just before the same cong_avoid) **%s** per call, and that cong_avoid after it %s; "
-             "**counted** (the floor's cong_avoid incrementing a per-CPU counter and reading a tunable, "
-             "as nearly every hook in bpf/ does) **%s** per call. ns per call is run_time_ns ÷ run_cnt of each program, pooled over the repetitions; calls per "
+             "**tuned** (the floor's cong_avoid reading a tunable, as the per-ACK hooks of the "
+             "algorithms with tunables do) **%s** per call. ns per call is run_time_ns ÷ run_cnt of each program, pooled over the repetitions; calls per "
              "ACK divide run_cnt by the sender's TCP segments in (its ACKs; the receiving socket runs the "
              "kernel's reno). Flagged: ns per ACK above %.1f × (hook calls per ACK × floor); a flag within "
-             "the same bound taken with counted is the cost of those two."
-             % (floor_ns, na(empty_ns), na(warm_ns), na(counted_ns), BOUND))
+             "the same bound taken with tuned is the cost of the tunables."
+             % (floor_ns, na(empty_ns), na(warm_ns), na(tuned_ns), BOUND))
     L.append("")
     L.append("| algorithm | hooks: ns per call (calls per ACK) | BPF ns per ACK [runs] | hook calls per ACK "
              "| bound | × floor | verdict |")
@@ -144,7 +146,7 @@ def section(sc, cells):
         text = "; ".join("%s %s (%.2f)" % (h, "%.0f" % per_call(d) if d["cnt"] else "–", d["cnt"] / p["acks"])
                          for h, d in hs if d["cnt"])
         ns, calls, bound, _ = judge(p, floor_ns)
-        text_v, flagged, explained = verdict(alg, p, floor_ns, counted_ns)
+        text_v, flagged, explained = verdict(alg, p, floor_ns, tuned_ns)
         if flagged:
             flags.append((alg, explained))
         L.append("| %s | %s | %.0f [%.0f–%.0f] | %.2f | %.0f | %.2f | %s |" % (
