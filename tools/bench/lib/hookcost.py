@@ -48,6 +48,11 @@ EXPLAINED = {
            "(bpf_sk_storage_get), draws a random number and, when the gradient is "
            "positive, sends an event record through the ring buffer; init and release "
            "allocate and free that 2 KiB storage (a few us per connection)",
+    "bpf_bbr": "cong_control runs BBR's whole model on every ACK (the delivery-rate sample "
+               "into the windowed max filter, the state machine, the pacing rate and the "
+               "window's target, each a read of the tunables), where the floor calls one "
+               "kfunc; and min_tso_segs, called on each transmit, adds a hook call per "
+               "ACK the other algorithms do not have",
 }
 
 
