@@ -3,7 +3,8 @@
  * linkem's pure parts, without root or a TUN device: the option parser,
  * the Mahimahi trace reader, the histogram's quantiles, and CoDel's drop
  * schedule against RFC 8289's control law (interval / sqrt(count), and on
- * re-entry count - lastcount), computed here independently.
+ * re-entry count - lastcount), computed here independently; the policer's
+ * token bucket against the bytes its rate and burst allow.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -14,6 +15,8 @@
 #include "../../tools/linkem/trace.c"
 #include "../../tools/linkem/hist.c"
 #include "../../tools/linkem/link.c"
+#include "../../tools/linkem/police.c"
+#include "../../tools/linkem/stats.c"
 #include "tap.h"
 
 void usage(FILE *f)	/* main.c's, which this test does not link */
@@ -83,6 +86,22 @@ static void test_options(void)
 	ok(args(&c, "--no-such-option a b") < 0, "an unknown option is refused");
 	ok(args(&c, "--delay 5ms onlyone") < 0, "one namespace is refused");
 	ok(args(&c, "--mtu 100 a b") < 0, "an MTU below 576 is refused");
+
+	ok(!args(&c, "--up-police 5mbit a b") && c.d[UP].police_bps == 5000000 &&
+	   c.d[UP].police_burst == 102400 && !c.d[DOWN].police_bps,
+	   "--up-police 5mbit: up only, tc-police(8)'s example bucket of 100 KiB");
+	ok(!args(&c, "--police 5mbit:40ms a b") && c.d[DOWN].police_burst == 25000,
+	   "a burst as time: 40 ms at 5 Mbit/s is 25000 bytes");
+	ok(!args(&c, "--police 5mbit:30kB a b") && c.d[UP].police_burst == 30000 &&
+	   !args(&c, "--police 5mbit:64KiB a b") && c.d[UP].police_burst == 65536 &&
+	   !args(&c, "--police 5mbit:3000 a b") && c.d[UP].police_burst == 3000,
+	   "a burst in bytes: 30kB, 64KiB, a bare number");
+	ok(args(&c, "--police 5mbit:1000 a b") < 0 && args(&c, "--police 5mbit:1ms a b") < 0,
+	   "a bucket smaller than the MTU is refused (1000 bytes; 1 ms is 625)");
+	ok(!args(&c, "--police 5mbit:1000 --mtu 576 a b"), "... but fits a smaller MTU");
+	ok(args(&c, "--police 5mbit:3x a b") < 0 && args(&c, "--police 5mbit:2GB a b") < 0,
+	   "an unknown burst unit and a bucket over 1 GB are refused");
+	ok(!args(&c, "--police inf a b") && !c.d[UP].police_bps, "--police inf: no policer");
 }
 
 static const char *write_file(const char *body)
@@ -227,6 +246,52 @@ static void test_codel(void)
 	is_u(d.cd_count, 5, "and again: count - lastcount (5)");
 }
 
+/*
+ * The bucket: full at the start; then over any stretch of back-to-back
+ * arrivals it passes the burst plus what the rate brings in, never more,
+ * and at most one packet less.
+ */
+static void test_police(void)
+{
+	static struct dir_conf cf;
+	static struct dir d;
+	u64 t, passed = 0, sent = 0;
+	int i;
+
+	cf.police_bps = 8000000;	/* 1 byte per us */
+	cf.police_burst = 15000;
+	d.cf = &cf;
+	police_start(&d, 0);
+	for (i = 0; i < 10; i++)
+		passed += police_pass(&d, 1500, 0) ? 1 : 0;
+	is_u(passed, 10, "a burst of the bucket's size (10 x 1500 bytes at once) passes whole");
+	ok(!police_pass(&d, 1500, 0) && !police_pass(&d, 40, 0), "then nothing, however small");
+	ok(!police_pass(&d, 1500, 1499 * NSEC_PER_USEC) && police_pass(&d, 1500, 1500 * NSEC_PER_USEC),
+	   "1500 bytes at 8 Mbit/s: a packet again 1.5 ms later, not before");
+	/* 10 s of 3000-byte arrivals every 2 ms (12 Mbit/s offered) */
+	passed = 0;
+	for (t = 2 * NSEC_PER_MSEC; t <= 10 * NSEC_PER_SEC; t += 2 * NSEC_PER_MSEC) {
+		sent += 3000;
+		passed += police_pass(&d, 1500, t) ? 1500 : 0;
+		passed += police_pass(&d, 1500, t) ? 1500 : 0;
+	}
+	ok(passed <= 10000000 + 1500 && passed + 1500 >= 10000000 - 1500,
+	   "offered 12 Mbit/s for 10 s, it passes 8 Mbit/s: %llu of 10000000 bytes",
+	   (unsigned long long)passed);
+	/* an idle hour fills the bucket and no more (and does not overflow) */
+	t += 3600 * NSEC_PER_SEC;
+	for (passed = 0, i = 0; i < 20; i++)
+		passed += police_pass(&d, 1500, t) ? 1 : 0;
+	is_u(passed, 10, "after an idle hour, the burst again and no more");
+	cf.police_bps = 1000000000000ULL;	/* 1 Tbit/s, a 1 GB bucket */
+	cf.police_burst = 1000000000;
+	police_start(&d, 0);
+	ok(police_pass(&d, 1500, 3600 * NSEC_PER_SEC) && d.pol_tokens < 8000000000000000000ULL,
+	   "the largest rate and bucket over an hour's gap: no overflow");
+	cf.police_bps = 0;
+	ok(police_pass(&d, 9000, 0), "no rate: no policer");
+}
+
 int main(void)
 {
 	/* the refusals tested here print linkem's one-line errors */
@@ -236,5 +301,6 @@ int main(void)
 	test_trace();
 	test_hist();
 	test_codel();
+	test_police();
 	return done_testing();
 }

@@ -17,6 +17,8 @@
 #include "../../tools/linkem/trace.c"
 #include "../../tools/linkem/hist.c"
 #include "../../tools/linkem/link.c"
+#include "../../tools/linkem/police.c"
+#include "../../tools/linkem/stats.c"
 #include "tap.h"
 
 void usage(FILE *f)	/* main.c's, which this test does not link */

@@ -2,7 +2,7 @@
 /*
  * One direction of the link, run by its own thread:
  *
- *   ingress TUN -> loss -> bottleneck queue (rate or trace, droptail/CoDel)
+ *   ingress TUN -> loss -> policer -> bottleneck queue (rate or trace, droptail/CoDel)
  *               -> delay line (per port class, jitter; reorder = express)
  *               -> egress TUN
  *
@@ -49,17 +49,13 @@ static double rel_ms(struct dir *d, u64 t)
 	return (double)(t - d->epoch) / NSEC_PER_MSEC;
 }
 
-static const char *const drop_name[NDROP] = {
-	"loss", "queue", "codel", "linkdown", "pool", "write",
-};
-
 static void drop(struct dir *d, u32 idx, enum drop_cause why, u64 t)
 {
 	struct slot *s = slot_of(d, idx);
 
 	d->st.drop[why]++;
 	if (d->log)
-		fprintf(d->log, "%.3f d %u %s\n", rel_ms(d, t), s->len, drop_name[why]);
+		fprintf(d->log, "%.3f d %u %s\n", rel_ms(d, t), s->len, drop_names[why]);
 	slot_free(d, idx);
 }
 
@@ -410,6 +406,12 @@ static void on_arrival(struct dir *d, u32 idx, u64 t)
 		drop(d, idx, DROP_LOSS, t);
 		return;
 	}
+	/* after the random loss: a packet lost before the policer takes
+	 * none of its tokens */
+	if (!police_pass(d, s->len, t)) {
+		drop(d, idx, DROP_POLICE, t);
+		return;
+	}
 	s->cls = rng_chance(&d->rng, d->cf->reorder) ? d->ncls_q - 1 : classify(d, s);
 	if (rng_chance(&d->rng, d->cf->dup) && !slot_alloc(d, &copy)) {
 		memcpy(slot_of(d, copy), s, sizeof(*s) + s->len);
@@ -665,6 +667,7 @@ void dir_start(struct dir *d, u64 epoch)
 	d->epoch = epoch;
 	d->link_free = epoch;
 	d->empty_from = epoch;
+	police_start(d, epoch);
 	if (d->log)
 		fprintf(d->log, "# linkem %s log, times in ms from start\n# base timestamp: 0\n",
 			d->name);

@@ -31,10 +31,12 @@ enum drop_cause {
 	DROP_QUEUE,	/* droptail limit */
 	DROP_CODEL,
 	DROP_LINKDOWN,
+	DROP_POLICE,	/* token bucket empty (--police) */
 	DROP_POOL,	/* packet pool exhausted */
 	DROP_WRITE,	/* write to the egress TUN failed */
 	NDROP
 };
+extern const char *const drop_names[NDROP];	/* as the stats and the log name them */
 
 /* --- deterministic PRNG: splitmix64 seeds xorshift64* --- */
 struct rng {
@@ -124,6 +126,8 @@ struct dir_conf {
 	bool ge;		/* Gilbert-Elliott loss model enabled */
 	u32 ge_p, ge_r;		/* good->bad, bad->good per packet */
 	u32 ge_loss_good, ge_loss_bad;
+	u64 police_bps;		/* token-bucket policer's rate; 0: none */
+	u64 police_burst;	/* its bucket, bytes */
 	u64 limit_pkts;		/* 0: no limit */
 	u64 limit_bytes;
 	u64 ecn_pkts;		/* CE-mark ECT packets that find this many waiting; 0: off */
@@ -232,6 +236,8 @@ struct dir {
 	u64 delay_ns;
 	u32 loss;
 	bool ge_bad;
+	u64 pol_tokens;		/* policer: bits x 10^9 (rate_bps per ns) */
+	u64 pol_last;		/* ... as of this arrival */
 	int next_ev;
 
 	/* CoDel (RFC 8289) */
@@ -251,6 +257,9 @@ void dir_start(struct dir *d, u64 epoch);
 void *dir_run(void *arg);
 void *dirs_run(void *arg);
 void dir_free(struct dir *d);
+
+void police_start(struct dir *d, u64 epoch);
+bool police_pass(struct dir *d, u32 len, u64 t);
 
 void stats_print(FILE *f, struct dir *dirs, u64 elapsed_ns, bool final);
 int stats_write(const char *path, struct dir *dirs, u64 elapsed_ns, bool final);

@@ -121,6 +121,43 @@ static int parse_queue(const char *s, u64 *pkts, u64 *bytes)
 	return -1;
 }
 
+/*
+ * --police RATE[:BURST]: BURST in bytes (a bare number, or B, kB, MB, KiB,
+ * MiB as --queue's) or as time at RATE (ms, s, us); by default tc-police(8)'s
+ * example bucket, "burst 100k", which tc reads as 100 KiB.
+ */
+#define POLICE_BURST_DEFAULT	102400
+#define POLICE_BURST_MAX	1000000000ULL	/* keeps bits x 10^9 in a u64 */
+
+static int parse_police(char *s, struct dir_conf *d)
+{
+	static const struct unit bunits[] = {
+		{ "", 1 }, { "b", 1 }, { "bytes", 1 }, { "kb", 1e3 }, { "mb", 1e6 },
+		{ "kib", 1024 }, { "mib", 1048576 }, { NULL, 0 }
+	};
+	static const struct unit tunits[] = {
+		{ "ms", 1e6 }, { "s", 1e9 }, { "us", 1e3 }, { NULL, 0 }
+	};
+	char *colon = strchr(s, ':');
+	double v;
+
+	if (colon)
+		*colon++ = 0;
+	if (parse_rate(s, &d->police_bps))
+		return -1;
+	if (!colon) {
+		d->police_burst = POLICE_BURST_DEFAULT;
+	} else if (!parse_scaled(colon, bunits, &v)) {
+		d->police_burst = (u64)llround(v);
+	} else if (!parse_scaled(colon, tunits, &v)) {
+		/* ns x bit/s / 8e9: bytes the rate brings in that time */
+		d->police_burst = (u64)llround(v / 1e9 * d->police_bps / 8);
+	} else {
+		return -1;
+	}
+	return d->police_burst <= POLICE_BURST_MAX ? 0 : -1;
+}
+
 static int parse_uint(const char *s, u64 max, u64 *out)
 {
 	char *end;
@@ -215,7 +252,7 @@ static int parse_port_delay(char *s, struct dir_conf *d)
 enum link_opt {
 	L_RATE, L_TRACE, L_DELAY, L_JITTER, L_JREORDER, L_LOSS, L_GILBERT,
 	L_QUEUE, L_CODEL, L_REORDER, L_DUP, L_PORTDELAY, L_EVENT, L_LOG,
-	L_ECN, NLINK
+	L_ECN, L_POLICE, NLINK
 };
 
 static const struct {
@@ -229,7 +266,7 @@ static const struct {
 	[L_CODEL] = { "codel", 1 }, [L_REORDER] = { "reorder", 1 },
 	[L_DUP] = { "dup", 1 }, [L_PORTDELAY] = { "port-delay", 1 },
 	[L_EVENT] = { "event", 1 }, [L_LOG] = { "log", 1 },
-	[L_ECN] = { "ecn-threshold", 1 },
+	[L_ECN] = { "ecn-threshold", 1 }, [L_POLICE] = { "police", 1 },
 };
 
 enum global_opt {
@@ -337,6 +374,8 @@ static int apply_link_opt(struct conf *c, struct dir_conf *d, int opt,
 		    (!d->ecn_pkts && !d->ecn_bytes))
 			return -1;
 		return 0;
+	case L_POLICE:
+		return parse_police(buf, d);
 	case L_REORDER:
 		return parse_prob(arg, &d->reorder);
 	case L_DUP:
@@ -484,6 +523,16 @@ int parse_args(struct conf *c, int argc, char **argv)
 	if (argc - optind != 2) {
 		fprintf(stderr, "linkem: need exactly two namespaces, A and B (try --help)\n");
 		return -1;
+	}
+	for (idx = UP; idx < NDIR; idx++) {
+		/* a bucket that cannot hold one full-size packet drops every
+		 * one of them: a typo, not a link */
+		if (c->d[idx].police_bps && c->d[idx].police_burst < (u64)c->mtu) {
+			fprintf(stderr, "linkem: the %s direction's --police burst of %llu bytes is less than the MTU (%d): no full-size packet would pass\n",
+				idx == UP ? "up" : "down",
+				(unsigned long long)c->d[idx].police_burst, c->mtu);
+			return -1;
+		}
 	}
 	c->ns[UP] = argv[optind];
 	c->ns[DOWN] = argv[optind + 1];

@@ -10,6 +10,10 @@
 #include <unistd.h>
 #include "linkem.h"
 
+const char *const drop_names[NDROP] = {
+	"loss", "queue", "codel", "linkdown", "police", "pool", "write",
+};
+
 static void print_hist(FILE *f, const char *name, const struct hist *h)
 {
 	fprintf(f, "\"%s\":{\"n\":%llu,\"p50\":%.1f,\"p99\":%.1f,\"max\":%.1f}", name,
@@ -20,9 +24,6 @@ static void print_hist(FILE *f, const char *name, const struct hist *h)
 static void print_dir(FILE *f, const struct dir *d)
 {
 	const struct counters *c = &d->st;
-	static const char *const cause[NDROP] = {
-		"loss", "queue", "codel", "linkdown", "pool", "write",
-	};
 	u64 total = 0;
 	int i;
 
@@ -34,7 +35,7 @@ static void print_dir(FILE *f, const struct dir *d)
 		(unsigned long long)c->dups, (unsigned long long)c->late_writes,
 		(unsigned long long)c->ce_marked, c->empty_ns / 1e6);
 	for (i = 0; i < NDROP; i++) {
-		fprintf(f, "\"%s\":%llu,", cause[i], (unsigned long long)c->drop[i]);
+		fprintf(f, "\"%s\":%llu,", drop_names[i], (unsigned long long)c->drop[i]);
 		total += c->drop[i];
 	}
 	fprintf(f, "\"total\":%llu},", (unsigned long long)total);
