@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
 need_root
 time_limit 30
-plan 20
+plan 24
 
 tb_build || bail_out "cannot build linkem"
 tb_dir
@@ -31,6 +31,8 @@ refuses "cannot read trace /nonexistent/trace" --trace /nonexistent/trace "$A" "
 refuses "no network namespace 'tcpca-$RUN_ID-missing'" "$A" "$(tb_ns missing)"
 refuses "need exactly two namespaces" "$A"
 refuses "bad value for --threads: '3'" --threads 3 "$A" "$B"
+refuses "bad value for --up-police: '5mbit:3x'" --up-police 5mbit:3x "$A" "$B"
+refuses "police burst of 1000 bytes is less than the MTU" --police 5mbit:1000 "$A" "$B"
 printf 'x\n' >"$TB_DIR/badtrace"
 refuses "badtrace:1: not a non-decreasing ms timestamp" --trace "$TB_DIR/badtrace" "$A" "$B"
 RUNAS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
