@@ -105,7 +105,7 @@ run bbr native2 || bail_out "bbr's second flow failed"
 declare -A SHARE FIRST BW ITER GP PL	# of each run, by its tag
 for tag in native1 native2 ours1 ours2; do
 	read -r "SHARE[$tag]" "FIRST[$tag]" "BW[$tag]" "ITER[$tag]" <<<"$(lt "$tag")"
-	GP[$tag]=$(bh_goodput "$tag") PL[$tag]=$(police_loss "$tag")
+	GP[$tag]=$(calc "$(bh_goodput "$tag")") PL[$tag]=$(police_loss "$tag")
 	diag "$tag: long-term mode (gain 1 for 12+ RTTs) in ${SHARE[$tag]} of the samples after STARTUP," \
 		"first at ${FIRST[$tag]} s, bw p50 ${BW[$tag]} Mbit/s there (policed: $(calc "$LT_WANT / 1e6"));" \
 		"iterator lt_use_bw=1 in ${ITER[$tag]}; goodput ${GP[$tag]} Mbit/s, the policer dropped ${PL[$tag]}" \
@@ -116,7 +116,7 @@ diag "ours1: $ltphases of $phases gain-cycle phase records at gain 1 in the 5/4 
 
 both() { [ "$1" != none ] && [ "$2" != none ]; }	# A B: both runs found one
 # one value of two runs, by awk expression over a and b
-of2() { awk -v a="$2" -v b="$3" "BEGIN { printf \"%.3f\", $1 }"; }
+of2() { awk -v a="$2" -v b="$3" "BEGIN { printf \"%.3f\", ($1) }"; }	# (): a ">" in it is not a redirection
 
 both "${FIRST[native1]}" "${FIRST[native2]}"
 ok $? "the kernel's bbr goes into the long-term mode (at ${FIRST[native1]} and ${FIRST[native2]} s)"
