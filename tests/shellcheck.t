@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Shellcheck finds nothing in the shell code of scripts/, tests/, .ci/, the
 # testbed (tools/testbed, tools/linkem/measure-capacity.sh, the installed
-# bench's --alg parser and wrapper), tools/distro and tools/vm: an exception is a `# shellcheck disable=SCxxxx # why` beside its
-# line, or in .shellcheckrc with its reason.  No root needed.
+# bench's --alg parser and wrapper), tools/distro and tools/vm: an
+# exception is a `# shellcheck disable=SCxxxx # why` beside its line, or in
+# .shellcheckrc with its reason.  No root needed.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 command -v shellcheck >/dev/null || skip_all "needs shellcheck (scripts/install-deps)"
