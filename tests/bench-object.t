@@ -7,7 +7,7 @@
 # its report, CSV and environment naming it, in ./results; it leaves no
 # registration behind, nothing in the installed tree, and uninstalling
 # removes what was installed.  Structure only: no figure is judged.
-# About 30 s.
+# About 15 s.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 # shellcheck source=../tools/testbed/netns.sh
