@@ -38,7 +38,8 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all test vmtest bench install uninstall vmlinux clean deps tools unit FORCE
+.PHONY: all test vmtest bench install uninstall vmlinux clean deps tools unit FORCE \
+	testbed install-testbed uninstall-testbed
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -134,7 +135,7 @@ $(OUT)/bench/tuned.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vm
 
 $(OUT)/bench/bpf-stats-on: tools/bench/lib/bpf-stats-on.c | $(OUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ $(LDLIBS)
 
 bench: all $(BENCH_BINS)
 	$(Q)./tools/bench/run $(BENCH_ARGS)
@@ -169,6 +170,48 @@ install: tcpca-load
 	@# an existing configuration is the administrator's: never overwritten
 	[ -e $(DESTDIR)$(SYSCONFDIR)/tcpca.conf ] || \
 		install -D -m 0644 docs/tcpca.conf.example $(DESTDIR)$(SYSCONFDIR)/tcpca.conf
+
+# The testbed as installed tools (docs/benchmarks.md): linkem and
+# tcpca-bench in BINDIR, and in TESTBEDDIR the bench and the testbed's
+# scripts laid out as in this tree, since they find one another (and
+# linkem, the scenarios, scripts/algorithms with bpf/algorithms.tab) by
+# their places relative to their own; the bench's helpers go in
+# tools/bench/obj/, where tools/bench/run looks when it has no Makefile
+# beside.  tcpca-bench runs tcpca-load from PATH: `make install` installs it.
+BINDIR ?= $(PREFIX)/bin
+TESTBEDDIR ?= $(PREFIX)/lib/tcpca
+TESTBED_DOCDIR ?= $(PREFIX)/share/doc/tcpca-testbed
+TESTBED_FILES := scripts/algorithms bpf/algorithms.tab tools/bench/run tools/bench/expectations.md \
+		 $(wildcard tools/bench/lib/*.sh tools/bench/lib/*.py tools/bench/scenarios/*.sh) \
+		 $(wildcard tools/testbed/*.sh tools/testbed/*.py tools/testbed/*.awk) \
+		 tools/flowstats tools/plot-flows $(wildcard tools/traces/*)
+TESTBED_OBJS	:= $(filter-out %/bpf-stats-on,$(BENCH_BINS))
+
+testbed: tools $(BENCH_BINS)
+
+install-testbed: testbed
+	install -D -m 0755 tools/linkem/linkem $(DESTDIR)$(BINDIR)/linkem
+	for f in $(TESTBED_FILES); do \
+		m=0644; [ -x $$f ] && m=0755; \
+		install -D -m $$m $$f $(DESTDIR)$(TESTBEDDIR)/$$f || exit 1; \
+	done
+	install -D -m 0755 tools/linkem/lkping $(DESTDIR)$(TESTBEDDIR)/tools/linkem/lkping
+	ln -sfr $(DESTDIR)$(BINDIR)/linkem $(DESTDIR)$(TESTBEDDIR)/tools/linkem/linkem
+	install -d $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj
+	install -m 0644 $(TESTBED_OBJS) $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj/
+	install -m 0755 $(OUT)/bench/bpf-stats-on $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj/
+	sed 's|@TESTBED@|$(shell realpath -m --relative-to=$(BINDIR) $(TESTBEDDIR))|' \
+		tools/bench/tcpca-bench.in >$(DESTDIR)$(BINDIR)/tcpca-bench
+	chmod 0755 $(DESTDIR)$(BINDIR)/tcpca-bench
+	install -D -m 0644 docs/linkem.1 $(DESTDIR)$(MANDIR)/man1/linkem.1
+	install -D -m 0644 docs/tcpca-bench.1 $(DESTDIR)$(MANDIR)/man1/tcpca-bench.1
+	install -D -m 0644 docs/benchmarks.md $(DESTDIR)$(TESTBED_DOCDIR)/benchmarks.md
+	install -D -m 0644 docs/linkem.md $(DESTDIR)$(TESTBED_DOCDIR)/linkem.md
+
+uninstall-testbed:
+	rm -f $(DESTDIR)$(BINDIR)/linkem $(DESTDIR)$(BINDIR)/tcpca-bench
+	rm -f $(DESTDIR)$(MANDIR)/man1/linkem.1 $(DESTDIR)$(MANDIR)/man1/tcpca-bench.1
+	rm -rf $(DESTDIR)$(TESTBEDDIR) $(DESTDIR)$(TESTBED_DOCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/tcpca-load

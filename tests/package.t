@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The Debian package (debian/): dpkg-buildpackage -us -uc -b builds it from
-# a copy of the tree in a temporary directory (it writes to the parent
-# directory and litters debian/), lintian finds nothing (its info tag
-# is overridden with its reason in debian/tcpca.lintian-overrides), and
-# the loader unpacked from it with dpkg -x into a throwaway root runs:
+# The Debian packages (debian/): dpkg-buildpackage -us -uc -b builds them
+# from a copy of the tree in a temporary directory (it writes to the parent
+# directory and litters debian/), lintian finds nothing (the tags
+# overridden have their reasons in debian/*.lintian-overrides), and
+# the loader unpacked from tcpca with dpkg -x into a throwaway root runs:
 # --version, --list, and as root --apply --dry-run of the shipped
-# /etc/tcpca.conf.  About a minute (the BPF programs are built again,
-# lintian takes 10 s).
+# /etc/tcpca.conf; from tcpca-testbed, linkem --help and tcpca-bench --list
+# run.  About a minute (the BPF programs are built again, lintian takes
+# 10 s).
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 # shellcheck source=../tools/testbed/netns.sh
@@ -78,4 +79,22 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	skip "--apply of the shipped file" "needs root"
 fi
+
+# tcpca-testbed: linkem, tcpca-bench and the bench's tree (make install-testbed)
+tdeb="$W/tcpca-testbed_${version}_$arch.deb"
+[ -f "$tdeb" ]; ok $? "... and tcpca-testbed_${version}_$arch.deb"
+tcontents=$(dpkg-deb -c "$tdeb" | awk '{ print $6 }')
+for f in ./usr/bin/linkem ./usr/bin/tcpca-bench ./usr/share/man/man1/linkem.1.gz \
+	 ./usr/share/man/man1/tcpca-bench.1.gz ./usr/lib/tcpca/tools/bench/run \
+	 ./usr/lib/tcpca/tools/bench/obj/floor.bpf.o ./usr/share/doc/tcpca-testbed/copyright; do
+	printf '%s\n' "$tcontents" | grep -qxF "$f"; ok $? "tcpca-testbed holds $f"
+done
+tdeps=$(dpkg-deb -f "$tdeb" Depends)
+for d in "tcpca \(= $version\)" iperf3 jq python3 iproute2 bpftool; do
+	like "$tdeps" "(^|, )$d(,|$| )" "it depends on ${d//\\/}"
+done
+dpkg -x "$tdeb" "$R"
+like "$("$R/usr/bin/linkem" --help)" "^usage: linkem" "the unpacked linkem --help runs"
+like "$("$R/usr/bin/tcpca-bench" --list --alg bpf_reno)" "^lowprio +.*\(bpf_reno reno; vs-reno\)$" \
+	"... and tcpca-bench --list, from its own tree"
 done_testing

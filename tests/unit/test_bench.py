@@ -7,6 +7,7 @@ median; the expectations' judge (expect.py) and checks (expectations.py),
 one for every row of tools/bench/expectations.md.
 Expected values are worked out by hand in the comments.  TAP."""
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -198,5 +199,33 @@ ok(len(rows) >= 30 and not bad, "all %d rows of expectations.md have a check tha
 named = {e["id"].lower() for e in rows}
 checks = {n for n in dir(expectations) if expectations.check_of(n.upper()) and n == n.lower()}
 ok(checks == named, "every check of expectations.py has its row", sorted(checks ^ named))
+
+# --alg (tools/bench/lib/algspec.sh): a name the bench knows, or an object
+# under its file's name or a label; never one of the bench's own names
+ALGSPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools/bench/lib/algspec.sh")
+KNOWN = "reno cubic bbr floor bpf_reno bpf_cubic vegas"
+
+
+def alg_spec(spec, cwd):
+    r = subprocess.run(["bash", "-c", '. "$0"; alg_spec "$1" "$2"', ALGSPEC, spec, KNOWN],
+                       capture_output=True, text=True, cwd=cwd)
+    return r.returncode, r.stdout.rstrip("\n"), r.stderr
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for f in ("mycc.bpf.o", "reno.bpf.o", "plain.o"):
+        open(os.path.join(tmp, f), "w").close()
+    ok(alg_spec("vegas", tmp)[:2] == (0, "vegas") and alg_spec("cubic", tmp)[:2] == (0, "cubic"),
+       "a known name is itself (cubic the kernel's)")
+    rc, out, err = alg_spec("nosuch", tmp)
+    ok(rc == 1 and "no algorithm 'nosuch'" in err, "an unknown name is refused, saying so", err)
+    ok(alg_spec("mycc.bpf.o", tmp)[:2] == (0, "mycc\t%s/mycc.bpf.o" % tmp),
+       "FILE.bpf.o: labelled mycc, the path made absolute", alg_spec("mycc.bpf.o", tmp))
+    ok(alg_spec("./plain.o", tmp)[1] == "plain\t%s/plain.o" % tmp, "FILE.o and ./FILE: labelled by the name less .o")
+    rc, out, err = alg_spec("reno.bpf.o", tmp)
+    ok(rc == 1 and "OTHERNAME=reno.bpf.o" in err, "an object called reno is not taken for the kernel's", err)
+    ok(alg_spec("myreno=reno.bpf.o", tmp)[:2] == (0, "myreno\t%s/reno.bpf.o" % tmp), "... LABEL=FILE names it")
+    ok(alg_spec("a b=mycc.bpf.o", tmp)[0] == 1 and alg_spec("x=missing.bpf.o", tmp)[0] == 1,
+       "a label outside [A-Za-z0-9_.-], a file that is not there: refused")
 
 done()

@@ -29,7 +29,8 @@ ok(r.returncode == 0, "README.md and the man pages say what loader/pins.def, "
 with tempfile.TemporaryDirectory() as tmp:
     for rel in ["scripts/gen-docs", "scripts/algorithms", "bpf/algorithms.tab", "loader/pins.def",
                 "loader/options.def", "README.md", "docs/tcpca-load.8", "docs/tcpca.conf.5",
-                "docs/algorithms.md", "docs/benchmarks.md", "tools/bench/run"] + \
+                "docs/algorithms.md", "docs/benchmarks.md", "tools/bench/run",
+                "tools/bench/lib/algspec.sh"] + \
             ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))] + \
             ["tools/bench/scenarios/" + f for f in os.listdir(os.path.join(ROOT, "tools/bench/scenarios"))]:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)

@@ -8,13 +8,22 @@ import hookcost
 import paired
 from metrics import CENSORED, INF, METRICS, PAIRED, PAIRED_WHAT, capacity, fmt, median, trace_capacity_mbit
 
+# the tree the bench runs from: a checkout, or an installed testbed (make
+# install-testbed), whose runs are written wherever the user is
+ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
+
+
+def tree_link(rundir, rel):
+    """A link from RUNDIR/report.md to the tree's file REL."""
+    return os.path.relpath(os.path.join(ROOT, rel), os.path.realpath(rundir))
+
 
 def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick, rows):
     L = header(rundir, quick, missing, rows)
     L += headline_section(scen, agg, missing, cells)
-    L += expectations_section(checks)
+    L += expectations_section(checks, rundir)
     for sc in scen:
-        L += scenario_section(sc, agg, cells, notes, plots)
+        L += scenario_section(sc, agg, cells, notes, plots, rundir)
     L += HOW_MEASURED
     with open(os.path.join(rundir, "report.md"), "w") as f:
         f.write("\n".join(L) + "\n")
@@ -99,13 +108,14 @@ def headline_ratio(names, agg, missing, sc, var, a, b, k):
 
 # --- expectations ---
 
-def expectations_section(checks):
+def expectations_section(checks, rundir):
     counts = {}
     for c in checks:
         v = c["verdict"].split(" (")[0]
         counts[v] = counts.get(v, 0) + 1
     L = ["## Expectations against measurements", "",
-         "Written before the first run in [tools/bench/expectations.md](../../tools/bench/expectations.md) "
+         "Written before the first run in [tools/bench/expectations.md](%s) "
+         % tree_link(rundir, "tools/bench/expectations.md") +
          "(the reasoning is there); not tuned afterwards.", "",
          "Verdicts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())) + ".", "",
          "| id | scenario / variant | expectation | measured (medians) | verdict |", "|---|---|---|---|---|"]
@@ -125,8 +135,8 @@ KIND_TEXT = {
 }
 
 
-def scenario_section(sc, agg, cells, notes, plots):
-    L = ["## %s" % sc["title"], "", scenario_intro(sc), ""]
+def scenario_section(sc, agg, cells, notes, plots, rundir):
+    L = ["## %s" % sc["title"], "", scenario_intro(sc, rundir), ""]
     if sc["kind"] != "veth":
         L += emulator_accuracy(sc, cells)
     for var in sc["variants"]:
@@ -134,7 +144,7 @@ def scenario_section(sc, agg, cells, notes, plots):
     return L
 
 
-def scenario_intro(sc):
+def scenario_intro(sc, rundir):
     cap = capacity(sc)
     if not cap:
         link = ""
@@ -146,8 +156,8 @@ def scenario_intro(sc):
     kind = KIND_TEXT[sc["kind"]]
     if sc["kind"] == "veth" and sc.get("bpf_stats"):
         kind += " Kernel BPF statistics on for this scenario only."
-    return "Scenario `%s` ([%s](../../%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
-        sc["name"], sc["file"], sc["file"], sc["reps"], sc["seconds"], sc["link"], link, kind)
+    return "Scenario `%s` ([%s](%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
+        sc["name"], sc["file"], tree_link(rundir, sc["file"]), sc["reps"], sc["seconds"], sc["link"], link, kind)
 
 
 def lateness(cell):
