@@ -37,6 +37,10 @@
 #ifndef TCPCA_PARAMS_H
 #define TCPCA_PARAMS_H
 
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
 #define TCPCA_PARAM_FIELD(name, def, lo, hi, unit, doc)	__u32 name;
 #define TCPCA_PARAM_INIT(name, def, lo, hi, unit, doc)	.name = (def),
 

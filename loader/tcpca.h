@@ -35,6 +35,7 @@ struct tcpca_alg {
 	const struct tcpca_param *params;		/* field i of its params struct */
 	unsigned int nparams;
 	const char *(*check)(const __u32 *values);	/* consistency, NULL if fine */
+	bool owned;					/* on the heap: alg_free() frees it */
 };
 
 extern const struct tcpca_alg tcpca_algs[];
@@ -199,7 +200,7 @@ int pin_state(const char *dir, const char *name, struct pin_state *s);	/* -errno
  * said.
  */
 bool alg_is_embedded(const struct tcpca_alg *alg);
-void alg_free(const struct tcpca_alg *alg);	/* nothing for an embedded one */
+void alg_free(const struct tcpca_alg *alg);	/* nothing for one not owned (embedded) */
 int tunables_parse(const void *data, size_t size, size_t params_size, const char *what,
 		   struct tcpca_alg **alg);
 bool tunables_same(const struct tcpca_alg *a, const struct tcpca_alg *b);

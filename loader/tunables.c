@@ -29,7 +29,7 @@ bool alg_is_embedded(const struct tcpca_alg *alg)
 
 void alg_free(const struct tcpca_alg *alg)
 {
-	if (alg && !alg_is_embedded(alg))
+	if (alg && alg->owned)
 		free((void *)alg);	/* an owned_alg, whose first member it is */
 }
 
@@ -118,6 +118,7 @@ int tunables_parse(const void *data, size_t size, size_t params_size, const char
 	a->alg.name = a->name;
 	a->alg.params = a->rows;
 	a->alg.nparams = h->count;
+	a->alg.owned = true;
 	*out = &a->alg;
 	return 0;
 }

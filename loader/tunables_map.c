@@ -51,8 +51,11 @@ int object_tunables(const char *path, struct tcpca_alg **alg)
 	fclose(f);
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
+		char why[128];
+
 		e = -errno;
-		err("cannot open %s as a BPF object: %s", path, strerror(-e));
+		libbpf_strerror(e, why, sizeof(why));	/* it has errnos of its own */
+		err("cannot open %s as a BPF object: %s", path, why);
 		return e;
 	}
 	e = obj_tunables(obj, path, alg);
