@@ -8,7 +8,8 @@
 # algorithm.  Its counters, events and sockets iterator are pinned and read
 # as the embedded ones' are.  tests/bpf/untabled.bpf.c, which predates the
 # convention, loads as before with a one-line note, and PARAM=VALUE for it
-# is one line of refusal.  Only the test's own names and pin directory; the
+# is one line of refusal; tests/bpf/badtable.bpf.c, whose table disagrees
+# with its values, is refused.  Only the test's own names and pin directory; the
 # host's congestion-control sysctls are never written.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
@@ -60,6 +61,11 @@ gone "$X"; ok $? "... and nothing of $X is registered or pinned"
 run --name "$X" "$OBJ" gamma=1
 is "$rc|$errs" "1|tcpca-load: $OBJ has no parameter 'gamma' (parameters: beta)" \
 	"an unknown parameter: refused in one line, naming the one it has"
+gone "$X"; ok $? "... and nothing of $X is left"
+BAD="$TCPCA_ROOT/build/tests/badtable.bpf.o"
+run --name "$X" "$BAD"
+is "$rc|$errs" "1|tcpca-load: $BAD: its table lists 2 tunables but its .data.params holds 1 (of 4 bytes each)" \
+	"a table that disagrees with its .data.params: refused in one line, exit 1"
 gone "$X"; ok $? "... and nothing of $X is left"
 
 # --show and --set

@@ -6,8 +6,9 @@
  * version, a row count that disagrees with its size or with .data.params, a
  * default outside its range, a string without its NUL, a name twice, too
  * many rows) is refused in one line naming the object; and the test objects
- * tests/bpf/outside.bpf.c (which follows the convention) and
- * tests/bpf/untabled.bpf.c (which predates it) read as they should.  No
+ * tests/bpf/outside.bpf.c (which follows the convention),
+ * tests/bpf/untabled.bpf.c (which predates it) and badtable.bpf.c (whose
+ * table is wrong) read as they should.  No
  * root, no kernel.
  */
 #include <errno.h>
@@ -185,6 +186,9 @@ static void test_objects(void)
 	ok(object_tunables(test_object("untabled.bpf.o"), &a) == 0 && !a,
 	   "untabled.bpf.o: no table, and no error (it loads without parameters)");
 	last_err[0] = '\0';
+	ok(object_tunables(test_object("badtable.bpf.o"), &a) == -EPROTO && !a &&
+	   strstr(last_err, "badtable.bpf.o: its table lists 2 tunables but its .data.params holds 1"),
+	   "badtable.bpf.o: its table and its .data.params disagree: '%s'", last_err);
 	ok(object_tunables("/nonexistent/x.bpf.o", &a) == -ENOENT &&
 	   !strcmp(last_err, "cannot open /nonexistent/x.bpf.o: No such file or directory"),
 	   "a missing file: '%s'", last_err);
