@@ -100,7 +100,7 @@ for _ in $(seq 150); do
 	[ -n "$sockets" ] && break
 	sleep 0.1
 done
-like "$sockets" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ ca_state=[0-9]+ cwnd=[1-9].* beta=300$" \
+like "$sockets" "^$CLIENT_IP:[0-9]+ $SERVER_IP:[0-9]+ ca_state=[0-9]+ cwnd=[1-9].* cuts=[0-9]+ beta=300$" \
 	"its sockets iterator lists the flow, with beta=300"
 for _ in $(seq 100); do
 	"${L[@]}" --show "$N" | awk '$1 == "losses" && $2 > 0 { f = 1 } END { exit !f }' && break
@@ -130,9 +130,11 @@ is "$rc|$errs" "1|tcpca-load: beta=5000 is out of range [1, 1023]" "--replace wi
 is "$(list_field "$N" 5):$(pinned_beta "$N")" "$map_before:900" "... the old program and its beta stay"
 [ ! -e "$TEST_PIN_DIR/$N/next" ]; ok $? "... nothing staged is left"
 run --replace "$N" vegas
-is "$rc:$(list_field "$N" 2)" "0:vegas" "--replace by an embedded algorithm"
+is "$rc:$(list_field "$N" 2):$(pinned_beta "$N")" "0:vegas:900" \
+	"--replace by an embedded algorithm: beta=900 carried into Vegas's beta, by name"
+run --replace "$N" vegas beta=2000
 run --replace "$N" "$OBJ"
-is "$rc:$(pinned_beta "$N")" "0:512" "... and back: beta at its default, vegas had none of that name"
+is "$rc:$(pinned_beta "$N")" "0:512" "... and back from Vegas's beta=2000: out of range here, so the default"
 run --unload "$N"
 is "$rc" 0 "unloads $N"
 gone "$N"; ok $? "... nothing of it left"

@@ -25,9 +25,18 @@ struct outside_params {
 
 TCPCA_PARAMS(outside_params, OUTSIDE_PARAMS);
 
+/* Its own state: the iterator prints it (TCPCA_SOCKETS prints no state of size 0). */
 struct outside_state {
+	u32 cuts;	/* losses this socket has cut cwnd for */
 };
 TCPCA_STATE_FITS(struct outside_state);
+
+void TCPCA_OPS(outside_init, struct sock *sk)
+{
+	struct outside_state *ca = inet_csk_ca(sk);
+
+	ca->cuts = 0;
+}
 
 void TCPCA_OPS(outside_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
@@ -49,6 +58,9 @@ u32 TCPCA_OPS(outside_ssthresh, struct sock *sk)
 	u32 cwnd = tcp_sk(sk)->snd_cwnd;
 	u32 kept = (u32)(((u64)cwnd * params.beta) >> 10);
 
+	struct outside_state *ca = inet_csk_ca(sk);
+
+	ca->cuts++;
 	TCPCA_COUNT(losses);
 	tcpca_event(sk, 1, cwnd, params.beta, 0, 0);
 	return max(kept, 2U);
@@ -69,6 +81,7 @@ u32 TCPCA_OPS(outside_undo_cwnd, struct sock *sk)
 
 SEC(TCPCA_OPS_SEC)
 struct tcp_congestion_ops outside = {
+	.init		= (void *)outside_init,
 	.cong_avoid	= (void *)outside_cong_avoid,
 	.ssthresh	= (void *)outside_ssthresh,
 	.set_state	= (void *)outside_set_state,
@@ -79,7 +92,7 @@ struct tcp_congestion_ops outside = {
 static __always_inline void outside_print_state(struct seq_file *seq,
 						const struct outside_state *ca)
 {
-	BPF_SEQ_PRINTF(seq, " beta=%u", params.beta);
+	BPF_SEQ_PRINTF(seq, " cuts=%u beta=%u", ca->cuts, params.beta);
 }
 
 TCPCA_SOCKETS(struct outside_state, outside_print_state);
