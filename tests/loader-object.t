@@ -17,8 +17,7 @@
 . "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=lib/flows.sh
 . "$(dirname "$0")/lib/flows.sh"
-need_root
-time_limit 180
+test_needs 180 bpftool	# reads the pinned params back as a user would
 use_test_pin_dir
 
 L=("$TCPCA_LOAD" --pin-dir "$TEST_PIN_DIR")
