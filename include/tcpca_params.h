@@ -29,7 +29,7 @@
  * That is the whole convention (docs/object-convention.md): an object built
  * outside this tree that follows it gets range-checked PARAM=VALUE, --set,
  * --show, --replace's carry and tcpca.conf parameters as the embedded
- * algorithms do.  An algorithm without tunables writes TCPCA_NO_PARAMS; to
+ * algorithms do.  An algorithm without tunables writes "TCPCA_NO_PARAMS;" to
  * say so (a table of no rows, where no table at all means "not known").
  * The loader's own table of each embedded algorithm is built from the same
  * X-macro on the host; tests/unit/test_algorithms checks the two agree.
