@@ -13,8 +13,12 @@
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"
+#include "tcpca_params.h"
 
 char _license[] SEC("license") = "GPL";
+
+/* No tunables, and said so: the loader then knows there are none to offer. */
+TCPCA_NO_PARAMS;
 
 /* Reno keeps no state of its own. */
 struct reno_state {
