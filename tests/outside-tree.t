@@ -43,7 +43,9 @@ else
 fi
 [ -x "$RL" ] && [ -f "$R/usr/share/tcpca/tcpca.mk" ] && [ -f "$R/usr/include/tcpca/vmlinux.h" ]
 ok $? "installed into $R: $how" || bail_out "nothing installed ($(tail -n 3 "$W/install.log" 2>/dev/null))"
+# dh_compress makes it .md.gz in the package
 GUIDE=$R/usr/share/doc/tcpca-dev/writing-an-algorithm.md
+[ -f "$GUIDE" ] || GUIDE=$GUIDE.gz
 
 G=${RUN_ID}g	# the guide's commands run in this namespace
 ns_create "$G" || bail_out "cannot make namespace $G"
@@ -82,6 +84,10 @@ cp() {
 	mapfile -d '' args < <(mapped "$@")
 	command cp "${args[@]}"
 }
+pkg-config() {
+	[ "$in_guide" = 1 ] || { command pkg-config "$@"; return; }
+	PKG_CONFIG_PATH="$R/usr/share/pkgconfig" command pkg-config --define-prefix "$@"
+}
 make() {
 	[ "$in_guide" = 1 ] || { command make "$@"; return; }
 	# shellcheck disable=SC2016 # $1 is the inner shell's: the tree
@@ -114,12 +120,14 @@ ok $? "make builds it with the tree hidden: tcpca-dev's files alone" || diag "$o
 headers=$(strings -a myreno.bpf.o | grep -c "^$R/usr/include/tcpca/")
 cmp_ok "$headers" ">" 0 "... from the root's headers, as its BTF says"
 is "$(strings -a myreno.bpf.o | grep -cF "$TCPCA_ROOT")" 0 "... and names nothing of the tree"
-# tcpca.pc says the same as tcpca.mk: its flags build the same object
-pc() { PKG_CONFIG_PATH="$R/usr/share/pkgconfig" pkg-config --define-prefix "$@" tcpca; }
-# shellcheck disable=SC2046 # the flags, split
-clang $(pc --variable=bpf_cflags) $(pc --cflags) -c myreno.bpf.c -o pc.clang.o &&
-	bpftool gen object pc.bpf.o pc.clang.o && cmp -s pc.bpf.o myreno.bpf.o
-ok $? "pkg-config's tcpca.pc builds the same object as tcpca.mk"
+# the guide's build without make, by tcpca.pc: the same object
+command cp myreno.bpf.o "$W/made.bpf.o"
+# shellcheck disable=SC2016 # the guide's line, expanded when run
+guide 'clang $(pkg-config --variable=bpf_cflags tcpca) $(pkg-config --cflags tcpca) -c myreno.bpf.c -o myreno.clang.o' &&
+	guide "bpftool gen object myreno.bpf.o myreno.clang.o" && guide "rm myreno.clang.o"
+ok $? "the guide's build by pkg-config (tcpca.pc) runs" || diag "$out"
+cmp -s myreno.bpf.o "$W/made.bpf.o"
+ok $? "... and makes the same object as tcpca.mk"
 
 # -- from here, what waits on tcpca-load reading an object's tunables: the
 # parameter at load, --show's parameters, --set
@@ -191,7 +199,7 @@ ok $? "--unload myreno"
 ok $? "... leaves nothing registered or pinned"
 
 # every command the guide shows, and no other, is one run here
-commands=$(awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on && NF && !/^#/' "$GUIDE" |
+commands=$(zcat -f "$GUIDE" | awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on && NF && !/^#/' |
 	   sed 's/[[:space:]]\{2,\}#.*$//' | sort -u)
 [ -n "$commands" ]; ok $? "the installed guide has commands"
 is "$commands" "$(printf '%s\n' "${ran[@]}" | sort -u)" "... each of them run here as written"
