@@ -38,15 +38,18 @@ TCPCA_SOURCES		?= $(wildcard *.bpf.c)
 TCPCA_OBJECTS		:= $(TCPCA_SOURCES:.bpf.c=.bpf.o)
 TCPCA_Q			:= $(if $(filter 1,$(V)),,@)
 
-.PHONY: tcpca-objects clean
+.PHONY: tcpca-objects tcpca-clean clean
 .DELETE_ON_ERROR:
 
 tcpca-objects: $(TCPCA_OBJECTS)
+
+# clean without a recipe of its own: the includer may give it one
+clean: tcpca-clean
 
 %.bpf.o: %.bpf.c $(wildcard $(TCPCA_INCLUDE_DIR)/*.h)
 	@$(if $(TCPCA_Q),printf '  %-8s %s\n' BPF $@)
 	$(TCPCA_Q)$(call tcpca_bpf_object,$<,$@)
 
-clean:
+tcpca-clean:
 	rm -f $(TCPCA_OBJECTS) $(TCPCA_OBJECTS:.bpf.o=.clang.o)
 endif

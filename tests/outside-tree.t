@@ -174,7 +174,12 @@ tb_link c s --rate 20mbit --delay 5ms --loss 1% --seed 7 || bail_out "cannot sta
 on_exit "kill $events"
 sleep 0.5
 xfer_check "$TB_CLIENT_NS" "$TB_SERVER_NS" 8000000 "$N" >"$W/xfer" & x=$!
-sleep 1.5
+# once it has run a little: its python may take a second to start
+for _ in $(seq 100); do
+	[ -n "$(nsx "$TB_CLIENT_NS" ss -Htn state established dst "$SERVER_IP")" ] && break
+	sleep 0.1
+done
+sleep 0.5
 "$RL" --pin-dir "$TEST_PIN_DIR" --set "$N" beta=300
 ok $? "--set beta=300 during a transfer"
 wait $x; ok $? "8 MB intact over linkem with 1% loss"
