@@ -148,11 +148,13 @@ for _ in $(seq 40); do
 	grep -q " rounds=" <<<"$out" && break
 	sleep 0.25
 done
+printf '%s\n' "$out" | sed 's/^/# --show: /' >&2	# what the guide's reader sees
 like "$out" "127\.0\.0\.1:[0-9]+ 127\.0\.0\.1:5201 .* rounds=[0-9]+" \
 	"--show lists the transfer's socket, with the template's own field"
 like "$out" "^counters:" "--show has the counters"
 is "$(awk '$1 == "beta" { print $2 }' <<<"$out")" 717 "--show: beta 717, as loaded"
 guide "tcpca-load --events myreno 2 | head -n 5"
+printf '%s\n' "$out" | sed 's/^/# --events: /' >&2
 is "$(head -n 1 <<<"$out")" "time_s,local,peer,kind,cwnd,ssthresh,srtt_us,v0,v1,v2,v3" "--events writes its CSV"
 is "$(awk -F, 'NR > 1 && $4 == 1 { print $9 }' <<<"$out" | sort -u)" 717 \
 	"... a round's record per round trip, carrying beta 717"
