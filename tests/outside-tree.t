@@ -10,7 +10,7 @@
 # namespace of the test's, under the test's name and pin directory:
 # load with a parameter, --list, a transfer, --show, --events, --set,
 # --unload.  Then a transfer over linkem with loss, during which --set
-# changes the tunable: --events shows the decrease follow it.  About 30 s.
+# changes the tunable: --events shows the decrease follow it.  About 15 s.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 # shellcheck source=../tools/testbed/netns.sh
