@@ -24,8 +24,14 @@ TEST_BPF_OBJS	:= $(patsubst tests/bpf/%.bpf.c,$(OUT)/tests/%.bpf.o,$(wildcard te
 LOADER_SRCS	:= $(wildcard loader/*.c)
 LOADER_OBJS	:= $(LOADER_SRCS:loader/%.c=$(OUT)/loader/%.o)
 
-BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		   -Ivmlinux/$(ARCH) -Iinclude
+# The BPF flags and recipe are devkit/tcpca.mk's, the file tcpca-dev installs
+# for algorithms built outside: one definition for both.
+TCPCA_IN_TREE	:= 1
+TCPCA_ARCH	:= $(ARCH)
+TCPCA_INCLUDE_DIR := include
+TCPCA_INCLUDES	:= -Ivmlinux/$(ARCH) -Iinclude
+include devkit/tcpca.mk
+BPF_CFLAGS	:= $(TCPCA_BPF_CFLAGS)
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Iinclude -I$(OUT)
 LDLIBS		:= -lbpf
@@ -38,12 +44,12 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all test vmtest bench install uninstall vmlinux clean deps tools unit FORCE \
+.PHONY: all test vmtest bench install uninstall install-dev uninstall-dev template vmlinux clean deps tools unit FORCE \
 	testbed install-testbed uninstall-testbed
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: tcpca-load tools
+all: tcpca-load tools template
 
 $(OUT) $(OUT)/loader $(OUT)/tests:
 	$(Q)mkdir -p $@
@@ -53,8 +59,7 @@ $(OUT) $(OUT)/loader $(OUT)/tests:
 # loader embeds every object.
 $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(OUT)/$*.clang.o && \
-		$(BPFTOOL) gen object $@ $(OUT)/$*.clang.o && rm -f $(OUT)/$*.clang.o
+	$(Q)$(call tcpca_bpf_object,$<,$@)
 
 # Objects the loader's tests feed it (they must fail to load), built here so
 # that the tests need no compiler where they run.
@@ -92,6 +97,17 @@ tcpca-load: $(LOADER_OBJS)
 # bpf-stats-on: the bench and the tests hold the BPF statistics on with it
 tools: $(OUT)/bench/bpf-stats-on
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
+
+# The template tcpca-dev installs, built as its user builds it (its own
+# Makefile, devkit/tcpca.mk, a directory of its own), so that it cannot rot.
+TEMPLATE	:= devkit/template/myreno.bpf.c devkit/template/Makefile
+template: $(OUT)/template/myreno.bpf.o
+
+$(OUT)/template/myreno.bpf.o: $(TEMPLATE) devkit/tcpca.mk $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h
+	$(Q)mkdir -p $(OUT)/template && cp $(TEMPLATE) $(OUT)/template/
+	$(Q)$(MAKE) --no-print-directory -C $(OUT)/template TCPCA_MK=$(CURDIR)/devkit/tcpca.mk \
+		TCPCA_INCLUDE_DIR=$(CURDIR)/include \
+		TCPCA_INCLUDES="-I$(CURDIR)/vmlinux/$(ARCH) -I$(CURDIR)/include"
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
 unit: $(TEST_BPF_OBJS) $(SKELS) $(OUT)/algorithms.inc
@@ -212,6 +228,30 @@ uninstall-testbed:
 	rm -f $(DESTDIR)$(BINDIR)/linkem $(DESTDIR)$(BINDIR)/tcpca-bench
 	rm -f $(DESTDIR)$(MANDIR)/man1/linkem.1 $(DESTDIR)$(MANDIR)/man1/tcpca-bench.1
 	rm -rf $(DESTDIR)$(TESTBEDDIR) $(DESTDIR)$(TESTBED_DOCDIR)
+
+# tcpca-dev: what an algorithm built outside the tree needs (devkit/tcpca.mk
+# says how it is built), the headers its helpers take (include/tcpca*.h, not
+# the algorithms' own), vmlinux.h and the template.  tcpca.mk finds the
+# headers from where it is, DATADIR/../../include/tcpca: move the two together.
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share/tcpca
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+DEVDOCDIR ?= $(PREFIX)/share/doc/tcpca-dev
+VERSION := $(shell sed -n 's/^\#define TCPCA_VERSION[[:space:]]*"\(.*\)"/\1/p' loader/tcpca.h)
+install-dev:
+	install -d $(DESTDIR)$(INCLUDEDIR)/tcpca $(DESTDIR)$(DATADIR)/template $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0644 include/tcpca*.h vmlinux/$(ARCH)/vmlinux.h $(DESTDIR)$(INCLUDEDIR)/tcpca/
+	install -m 0644 devkit/tcpca.mk $(DESTDIR)$(DATADIR)/tcpca.mk
+	install -m 0644 devkit/template/myreno.bpf.c $(DESTDIR)$(DATADIR)/template/
+	sed 's|/usr/share/tcpca/|$(DATADIR)/|' devkit/template/Makefile >$(DESTDIR)$(DATADIR)/template/Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@BPF_FLAGS@|$(TCPCA_BPF_FLAGS)|' \
+		devkit/tcpca.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
+	chmod 0644 $(DESTDIR)$(DATADIR)/template/Makefile $(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
+	install -D -m 0644 docs/writing-an-algorithm.md $(DESTDIR)$(DEVDOCDIR)/writing-an-algorithm.md
+
+uninstall-dev:
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/tcpca $(DESTDIR)$(DATADIR) $(DESTDIR)$(DEVDOCDIR)
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/tcpca-load
