@@ -9,8 +9,8 @@
 # the root is read, and must hold no command this test did not run), in a
 # namespace of the test's, under the test's name and pin directory:
 # load with a parameter, --list, a transfer, --show, --events, --set,
-# --unload.  Then a transfer over linkem with loss, during which --set
-# changes the tunable: --events shows the decrease follow it.  About 15 s.
+# a quick bench scenario with the installed tcpca-testbed, --unload.  Then a transfer over linkem with loss, during which --set
+# changes the tunable: --events shows the decrease follow it.  About 30 s.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 # shellcheck source=../tools/testbed/netns.sh
@@ -35,13 +35,16 @@ N=${RUN_ID}myreno	# the guide's "myreno", under the test's own name
 on_exit "[ ! -x '$RL' ] || '$RL' --pin-dir '$TEST_PIN_DIR' --unload --all; rmdir '$TEST_PIN_DIR'"
 
 if debs_fresh; then
-	how="dpkg -x of $DEB_DIR's tcpca and tcpca-dev"
-	for d in "$DEB_DIR"/tcpca_*.deb "$DEB_DIR"/tcpca-dev_*.deb; do dpkg -x "$d" "$R" || break; done
+	how="dpkg -x of $DEB_DIR's tcpca, tcpca-dev and tcpca-testbed"
+	for d in "$DEB_DIR"/tcpca_*.deb "$DEB_DIR"/tcpca-dev_*.deb "$DEB_DIR"/tcpca-testbed_*.deb; do
+		dpkg -x "$d" "$R" || break
+	done
 else
-	how="make install install-dev (no packages of the tree as it is: tests/package.t keeps them)"
-	make -s -C "$TCPCA_ROOT" install install-dev DESTDIR="$R" PREFIX=/usr >"$W/install.log" 2>&1
+	how="make install install-dev install-testbed (no packages of the tree as it is: tests/package.t keeps them)"
+	make -s -C "$TCPCA_ROOT" install install-dev install-testbed DESTDIR="$R" PREFIX=/usr >"$W/install.log" 2>&1
 fi
-[ -x "$RL" ] && [ -f "$R/usr/share/tcpca/tcpca.mk" ] && [ -f "$R/usr/include/tcpca/vmlinux.h" ]
+[ -x "$RL" ] && [ -f "$R/usr/share/tcpca/tcpca.mk" ] && [ -f "$R/usr/include/tcpca/vmlinux.h" ] &&
+	[ -x "$R/usr/bin/tcpca-bench" ]
 ok $? "installed into $R: $how" || bail_out "nothing installed ($(tail -n 3 "$W/install.log" 2>/dev/null))"
 # dh_compress makes it .md.gz in the package
 GUIDE=$R/usr/share/doc/tcpca-dev/writing-an-algorithm.md
@@ -85,6 +88,10 @@ cp() {	# only the template's path: "myreno" is a directory here
 pkg-config() {
 	[ "$in_guide" = 1 ] || { command pkg-config "$@"; return; }
 	PKG_CONFIG_PATH="$R/usr/share/pkgconfig" command pkg-config --define-prefix "$@"
+}
+tcpca-bench() {	# the installed one, with the installed loader on PATH
+	[ "$in_guide" = 1 ] || { command tcpca-bench "$@"; return; }
+	PATH="$R/usr/sbin:$R/usr/bin:$PATH" "$R/usr/bin/tcpca-bench" "$@"
 }
 make() {
 	[ "$in_guide" = 1 ] || { command make "$@"; return; }
@@ -162,6 +169,14 @@ guide "tcpca-load --set myreno beta=600"
 ok $? "--set myreno beta=600" || diag "$out"
 guide "tcpca-load --show myreno"
 is "$(awk '$1 == "beta" { print $2 }' <<<"$out")" 600 "--show: beta 600 after --set"
+
+guide "tcpca-bench --quick --only wireless --alg myreno=./myreno.bpf.o --out bench"
+ok $? "the installed tcpca-bench runs the wireless scenario on it" || diag "$(tail -n 5 <<<"$out")"
+[ -s bench/report.md ]; ok $? "... its report in bench/report.md"
+is "$(awk -F, '$3 == "myreno" { print $1, $2, $7 }' bench/results.csv 2>/dev/null)" "wireless loss1 ok" \
+	"... and myreno's flow in bench/results.csv, carried"
+is "$(awk -F, 'NR > 1 { print $3 }' bench/results.csv 2>/dev/null | sort | tr '\n' ' ')" \
+	"bbr bpf_reno cubic myreno reno " "... beside bpf_reno, reno, cubic and bbr"
 
 # Not in the guide: a path with loss, so that the decrease is seen at work,
 # and --set halfway through a transfer.  8 MB at 20 Mbit/s is 3.2 s.
