@@ -94,8 +94,7 @@ is "$("$L" --version)" "tcpca-load $version" "the unpacked tcpca-load --version 
 list=$("$L" --list)
 like "$list" "^ALGORITHM +DEFAULT NAME" "... and --list runs"
 for a in reno vegas hybla; do
-	like "$list" "
-$a " "... listing $a"
+	like "$list" "^$a " "... listing $a"
 done
 grep -q "^ExecStart=/usr/sbin/tcpca-load --apply /etc/tcpca.conf$" "$R/$units/tcpca.service"
 ok $? "tcpca.service runs the packaged loader with --apply /etc/tcpca.conf"
