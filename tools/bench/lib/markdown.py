@@ -79,9 +79,7 @@ def headlines(scen, agg, missing, cells):
     names = {s["name"]: s for s in scen}
     out = [(h[-1], headline_ratio(names, agg, missing, *h[:-1])) for h in HEADLINES]
     if "bpfcost" in names:
-        ivs = (names["bpfcost"].get("paired") or {}).get("veth", {})
-        out += [("BPF cost: bpf_reno ÷ reno %s (paired: median, its ≥ 95 %% interval)" % PAIRED_WHAT[k],
-                 paired.describe(ivs.get(k), PAIRED_WHAT[k])) for k in ("tput_ratio", "cg_cpu_ratio")]
+        out += bpfcost_headlines(names["bpfcost"])
     else:
         out.append(("BPF cost", "n/a (scenario not run)"))
     if "hookcost" in names:
@@ -89,6 +87,15 @@ def headlines(scen, agg, missing, cells):
         out.append(hookcost.headline(sc, {alg: [c for _, _, c in cells.get(("hookcost", "veth", alg)) or []]
                                           for alg in sc["algs"]}))
     return out
+
+
+def bpfcost_headlines(sc):
+    """Per pair of the BPF cost scenario, its throughput and its CPU per GB
+    (cgroup) ratio, as (label, text)."""
+    ivs = (sc.get("paired") or {}).get("veth", {})
+    return [("BPF cost: %s ÷ %s %s (paired: median, its ≥ 95 %% interval)" % (copy, orig, PAIRED_WHAT[k]),
+             paired.describe((ivs.get(copy) or {}).get(k), PAIRED_WHAT[k], copy))
+            for copy, orig in paired.pairs_of(sc) for k in ("tput_ratio", "cg_cpu_ratio")]
 
 
 def headline_ratio(names, agg, missing, sc, var, a, b, k):
@@ -131,7 +138,7 @@ KIND_TEXT = {
     "pair": "Two flows per run, started together; flow 0 is the algorithm named in the row, "
             "flow 1 the same algorithm (or cubic in vs-cubic); in rtt-3x flow 1 has 3× the RTT.",
     "veth": "One flow per run over an unshaped veth pair, one algorithm at a time, the order rotating "
-            "per repetition (bpf_reno and reno: alternating pairs).",
+            "per repetition.",
 }
 
 
@@ -154,6 +161,10 @@ def scenario_intro(sc, rundir):
     else:
         link = ", capacity %.2f Mbit/s (fixed)" % cap
     kind = KIND_TEXT[sc["kind"]]
+    if paired.pairs_of(sc):
+        kind = kind.replace("the order rotating per repetition.", "in pairs run back to back (%s), the order "
+                            "in each pair alternating per repetition." % ", ".join(
+                                "%s and %s" % p for p in paired.pairs_of(sc)))
     if sc["kind"] == "veth" and sc.get("bpf_stats"):
         kind += " Kernel BPF statistics on for this scenario only."
     return "Scenario `%s` ([%s](%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
@@ -194,13 +205,20 @@ def variant_section(sc, var, agg, cells, notes, plots):
     if sc.get("bpf_stats"):
         L += hookcost.section(sc, {alg: [c for _, _, c in cells.get((sc["name"], vn, alg)) or []]
                                    for alg in sc["algs"]})
-    ivs = (sc.get("paired") or {}).get(vn, {})
-    L += ["- %s, median of the pairs: %s" % (METRICS[k][0], paired.describe(iv, PAIRED_WHAT[k]))
-          for k, iv in ivs.items()]
-    if sc.get("paired"):
-        L.append("")
+    L += paired_lines(sc, vn)
     L += ["![%s %s %s](%s)" % (sc["name"], vn, kind, png) for v2, kind, png in plots.get(sc["name"], []) if v2 == vn]
     return L + [""]
+
+
+def paired_lines(sc, vn):
+    """Per pair, the median of each of its ratios with the interval."""
+    ivs = (sc.get("paired") or {}).get(vn)
+    if ivs is None:
+        return []
+    return ["- %s ÷ %s, %s, median of the pairs: %s" % (copy, orig, PAIRED_WHAT[k],
+                                                         paired.describe((ivs.get(copy) or {}).get(k),
+                                                                         PAIRED_WHAT[k], copy))
+            for copy, orig in paired.pairs_of(sc) for k in PAIRED] + [""]
 
 
 def alg_row(sc, vn, alg, agg, cells, notes):
@@ -217,7 +235,7 @@ def alg_row(sc, vn, alg, agg, cells, notes):
 
 
 def cell_text(sc, k, s, ref, alg, per):
-    if s is None and alg == "reno" and k in PAIRED:
+    if s is None and k in PAIRED and alg in [orig for _, orig in paired.pairs_of(sc)]:
         return "n/a (the reference)"
     if s is None:
         reason = "no loss after slow start" if k == "recovery_s" else (
@@ -263,7 +281,8 @@ HOW_MEASURED = [
     "- BPF ns per ACK: with the kernel's BPF statistics on (BPF_ENABLE_STATS, held by "
     "build/bench/bpf-stats-on for the scenario only), the sum of run_time_ns over the algorithm's "
     "programs during the flow ÷ the sender's TCP segments in.",
-    "- Paired ratios: bpf_reno ÷ reno per back-to-back pair; their median, and the sign test's "
+    "- Paired ratios: a BPF copy ÷ the kernel's algorithm it copies (bpf_reno ÷ reno, bpf_cubic ÷ cubic, "
+    "bpf_bbr ÷ bbr) per back-to-back pair; their median, and the sign test's "
     "distribution-free interval for it (between the k-th smallest and k-th largest ratio, k the "
     "largest that still covers 95 %; with fewer than 6 pairs, the range and its lower cover: "
     "tools/bench/lib/paired.py).",
