@@ -35,8 +35,9 @@ def header(rundir, quick, missing, rows):
          "settings in this run (parallel scenarios: one identical link per cell, at the same time; "
          "serial ones: one cell at a time, the order rotating per repetition). Figures are the "
          "median over repetitions with [min–max]; `× reno` is the median divided by the kernel "
-         "reno's median in the same variant. Machine, versions and exact link options: "
-         "[environment.md](environment.md); one row per run: [results.csv](results.csv)."
+         "reno's median in the same variant (BPF cost: `× cubic` a copy's by the one it copies). "
+         "Machine, versions and exact link options: [environment.md](environment.md); one row per "
+         "run: [results.csv](results.csv)."
          % (os.path.basename(os.path.realpath(rundir)),
             "**quick mode** (1 repetition, short flows: a smoke test, not a measurement)" if quick == "1"
             else "full mode"), ""]
@@ -226,15 +227,25 @@ def alg_row(sc, vn, alg, agg, cells, notes):
     mets = sc["metrics"]
     if key in notes:
         return "| %s | " % alg + " | ".join(["n/a (%s)" % notes[key]] * (len(mets) + 1)) + " |"
-    a, ref = agg.get(key, {}), agg.get((sc["name"], vn, "reno"), {})
-    cellv = [cell_text(sc, k, a.get(k), ref.get(k), alg, cells.get(key)) for k in mets]
+    base = reference(sc, alg)
+    a, ref = agg.get(key, {}), agg.get((sc["name"], vn, base), {})
+    cellv = [cell_text(sc, k, a.get(k), ref.get(k), alg, cells.get(key), base) for k in mets]
     lates = [x for x in (lateness(c) for _, _, c in cells.get(key) or []) if x is not None]
     cellv.append("%.0f [%.0f–%.0f]" % (median(lates), min(lates), max(lates)) if lates
                  else ("n/a (veth: no emulator)" if sc["kind"] == "veth" else "n/a (no linkem stats)"))
     return "| %s | %s |" % (alg, " | ".join(cellv))
 
 
-def cell_text(sc, k, s, ref, alg, per):
+def reference(sc, alg):
+    """What ALG's row is divided by: the kernel's reno, or in a paired
+    scenario the algorithm the copy copies; None for the reference itself."""
+    pairs = paired.pairs_of(sc)
+    if pairs:
+        return dict(pairs).get(alg)
+    return None if alg == "reno" else "reno"
+
+
+def cell_text(sc, k, s, ref, alg, per, base="reno"):
     if s is None and k in PAIRED and alg in [orig for _, orig in paired.pairs_of(sc)]:
         return "n/a (the reference)"
     if s is None:
@@ -245,9 +256,9 @@ def cell_text(sc, k, s, ref, alg, per):
     t = fmt(k, s["med"], bound)
     if s["n"] > 1:
         t += " [%s–%s]" % (fmt(k, s["lo"], bound), fmt(k, s["hi"], bound))
-    if alg != "reno" and ref and ref["med"] not in (None, 0, INF) and s["med"] not in (None, INF) \
+    if base and alg != base and ref and ref["med"] not in (None, 0, INF) and s["med"] not in (None, INF) \
             and k not in ("jain", "share0") + PAIRED:
-        t += " (%.2f× reno)" % (s["med"] / ref["med"])
+        t += " (%.2f× %s)" % (s["med"] / ref["med"], base)
     return t
 
 
