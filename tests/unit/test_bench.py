@@ -133,7 +133,8 @@ def algorithms(*fields, tab=None):
 # copy_of: the source of a row named bpf_<source>, else -
 copies = {n: k for n, k in algorithms("name", "copy_of")}
 ok(copies["bpf_reno"] == "reno" and copies["bpf_cubic"] == "cubic" and copies["bpf_bbr"] == "bbr"
-   and copies["vegas"] == "-" and copies["bic"] == "-", "copy_of: bpf_reno, bpf_cubic, bpf_bbr copy the kernel's own", copies)
+   and copies["vegas"] == "-" and copies["bic"] == "-",
+   "copy_of: bpf_reno, bpf_cubic, bpf_bbr copy the kernel's own", copies)
 with tempfile.NamedTemporaryFile("w", suffix=".tab", delete=False) as f:
     f.write("# source name params check bench fidelity at_init\n"
             "foo bpf_foo - - x - -\nbar bar - - x - -\nbaz bpf_qux - - - - -\n")
@@ -194,9 +195,11 @@ ok("tput_ratio" not in CELLS[("bpfcost", "veth", "cubic")][0][1] and "tput_ratio
 heads = markdown.bpfcost_headlines(SC)
 ok([h[0].split(" (")[0] for h in heads] == ["BPF cost: bpf_cubic ÷ cubic throughput",
                                             "BPF cost: bpf_cubic ÷ cubic CPU per GB",
-                                            "BPF cost: bpf_bbr ÷ bbr throughput", "BPF cost: bpf_bbr ÷ bbr CPU per GB"]
-   and heads[3][1].startswith("2.000 [2.000–2.000]") and "bpf_bbr's CPU per GB (cell's cgroup) is 100.0 % higher"
-   in heads[3][1] and "not distinguishable" in heads[1][1], "a headline line per pair and ratio, naming the copy", heads)
+                                            "BPF cost: bpf_bbr ÷ bbr throughput",
+                                            "BPF cost: bpf_bbr ÷ bbr CPU per GB"]
+   and heads[3][1].startswith("2.000 [2.000–2.000]")
+   and "bpf_bbr's CPU per GB (cell's cgroup) is 100.0 % higher" in heads[3][1]
+   and "not distinguishable" in heads[1][1], "a headline line per pair and ratio, naming the copy", heads)
 ok(markdown.cell_text(SC, "tput_ratio", None, None, "bbr", []) == "n/a (the reference)"
    and markdown.cell_text(SC, "tput_ratio", None, None, "bpf_bbr", [(1, {}, None)]) == "n/a (run failed)",
    "the originals' ratio columns say they are the reference")

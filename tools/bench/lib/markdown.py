@@ -35,7 +35,7 @@ def header(rundir, quick, missing, rows):
          "settings in this run (parallel scenarios: one identical link per cell, at the same time; "
          "serial ones: one cell at a time, the order rotating per repetition). Figures are the "
          "median over repetitions with [min–max]; `× reno` is the median divided by the kernel "
-         "reno's median in the same variant (BPF cost: `× cubic` a copy's by the one it copies). "
+         "reno's median in the same variant (BPF cost: by the median of the algorithm a copy copies, `× cubic`). "
          "Machine, versions and exact link options: [environment.md](environment.md); one row per "
          "run: [results.csv](results.csv)."
          % (os.path.basename(os.path.realpath(rundir)),
@@ -141,6 +141,8 @@ KIND_TEXT = {
     "veth": "One flow per run over an unshaped veth pair, one algorithm at a time, the order rotating "
             "per repetition.",
 }
+PAIRED_TEXT = ("One flow per run over an unshaped veth pair, one algorithm at a time, in pairs run back to "
+               "back (%s), which of a pair goes first alternating per repetition.")
 
 
 def scenario_section(sc, agg, cells, notes, plots, rundir):
@@ -163,9 +165,7 @@ def scenario_intro(sc, rundir):
         link = ", capacity %.2f Mbit/s (fixed)" % cap
     kind = KIND_TEXT[sc["kind"]]
     if paired.pairs_of(sc):
-        kind = kind.replace("the order rotating per repetition.", "in pairs run back to back (%s), the order "
-                            "in each pair alternating per repetition." % ", ".join(
-                                "%s and %s" % p for p in paired.pairs_of(sc)))
+        kind = PAIRED_TEXT % ", ".join("%s and %s" % p for p in paired.pairs_of(sc))
     if sc["kind"] == "veth" and sc.get("bpf_stats"):
         kind += " Kernel BPF statistics on for this scenario only."
     return "Scenario `%s` ([%s](%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
