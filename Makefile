@@ -24,8 +24,14 @@ TEST_BPF_OBJS	:= $(patsubst tests/bpf/%.bpf.c,$(OUT)/tests/%.bpf.o,$(wildcard te
 LOADER_SRCS	:= $(wildcard loader/*.c)
 LOADER_OBJS	:= $(LOADER_SRCS:loader/%.c=$(OUT)/loader/%.o)
 
-BPF_CFLAGS	:= -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-		   -Ivmlinux/$(ARCH) -Iinclude
+# The BPF flags and recipe are devkit/tcpca.mk's, the file tcpca-dev installs
+# for algorithms built outside: one definition for both.
+TCPCA_IN_TREE	:= 1
+TCPCA_ARCH	:= $(ARCH)
+TCPCA_INCLUDE_DIR := include
+TCPCA_INCLUDES	:= -Ivmlinux/$(ARCH) -Iinclude
+include devkit/tcpca.mk
+BPF_CFLAGS	:= $(TCPCA_BPF_CFLAGS)
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Iinclude -I$(OUT)
 LDLIBS		:= -lbpf
@@ -38,11 +44,12 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all test vmtest bench install uninstall vmlinux clean deps tools unit FORCE
+.PHONY: all test vmtest bench install uninstall install-dev uninstall-dev template vmlinux clean deps tools unit FORCE \
+	testbed install-testbed uninstall-testbed
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: tcpca-load tools
+all: tcpca-load tools template
 
 $(OUT) $(OUT)/loader $(OUT)/tests:
 	$(Q)mkdir -p $@
@@ -52,8 +59,7 @@ $(OUT) $(OUT)/loader $(OUT)/tests:
 # loader embeds every object.
 $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(OUT)/$*.clang.o && \
-		$(BPFTOOL) gen object $@ $(OUT)/$*.clang.o && rm -f $(OUT)/$*.clang.o
+	$(Q)$(call tcpca_bpf_object,$<,$@)
 
 # Objects the loader's tests feed it (they must fail to load), built here so
 # that the tests need no compiler where they run.
@@ -91,6 +97,17 @@ tcpca-load: $(LOADER_OBJS)
 # bpf-stats-on: the bench and the tests hold the BPF statistics on with it
 tools: $(OUT)/bench/bpf-stats-on
 	$(Q)if [ -f tools/linkem/Makefile ]; then $(MAKE) -s -C tools/linkem V=$(V); fi
+
+# The template tcpca-dev installs, built as its user builds it (its own
+# Makefile, devkit/tcpca.mk, a directory of its own), so that it cannot rot.
+TEMPLATE	:= devkit/template/myreno.bpf.c devkit/template/Makefile
+template: $(OUT)/template/myreno.bpf.o
+
+$(OUT)/template/myreno.bpf.o: $(TEMPLATE) devkit/tcpca.mk $(wildcard include/*.h) vmlinux/$(ARCH)/vmlinux.h
+	$(Q)mkdir -p $(OUT)/template && cp $(TEMPLATE) $(OUT)/template/
+	$(Q)$(MAKE) --no-print-directory -C $(OUT)/template TCPCA_MK=$(CURDIR)/devkit/tcpca.mk \
+		TCPCA_INCLUDE_DIR=$(CURDIR)/include \
+		TCPCA_INCLUDES="-I$(CURDIR)/vmlinux/$(ARCH) -I$(CURDIR)/include"
 
 # Host unit tests of the algorithms' arithmetic (include/<alg>.h) and the loader's parsers.
 unit: $(TEST_BPF_OBJS) $(SKELS) $(OUT)/algorithms.inc
@@ -134,7 +151,7 @@ $(OUT)/bench/tuned.bpf.o: tools/bench/bpf/floor.bpf.c $(wildcard include/*.h) vm
 
 $(OUT)/bench/bpf-stats-on: tools/bench/lib/bpf-stats-on.c | $(OUT)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< -o $@ $(LDLIBS)
 
 bench: all $(BENCH_BINS)
 	$(Q)./tools/bench/run $(BENCH_ARGS)
@@ -169,6 +186,72 @@ install: tcpca-load
 	@# an existing configuration is the administrator's: never overwritten
 	[ -e $(DESTDIR)$(SYSCONFDIR)/tcpca.conf ] || \
 		install -D -m 0644 docs/tcpca.conf.example $(DESTDIR)$(SYSCONFDIR)/tcpca.conf
+
+# The testbed as installed tools (docs/benchmarks.md): linkem and
+# tcpca-bench in BINDIR, and in TESTBEDDIR the bench and the testbed's
+# scripts laid out as in this tree, since they find one another (and
+# linkem, the scenarios, scripts/algorithms with bpf/algorithms.tab) by
+# their places relative to their own; the bench's helpers go in
+# tools/bench/obj/, where tools/bench/run looks when it has no Makefile
+# beside.  tcpca-bench runs tcpca-load from PATH: `make install` installs it.
+BINDIR ?= $(PREFIX)/bin
+TESTBEDDIR ?= $(PREFIX)/lib/tcpca
+TESTBED_DOCDIR ?= $(PREFIX)/share/doc/tcpca-testbed
+TESTBED_FILES := scripts/algorithms bpf/algorithms.tab tools/bench/run tools/bench/expectations.md \
+		 $(wildcard tools/bench/lib/*.sh tools/bench/lib/*.py tools/bench/scenarios/*.sh) \
+		 $(wildcard tools/testbed/*.sh tools/testbed/*.py tools/testbed/*.awk) \
+		 tools/flowstats tools/plot-flows $(wildcard tools/traces/*)
+TESTBED_OBJS	:= $(filter-out %/bpf-stats-on,$(BENCH_BINS))
+
+testbed: tools $(BENCH_BINS)
+
+install-testbed: testbed
+	install -D -m 0755 tools/linkem/linkem $(DESTDIR)$(BINDIR)/linkem
+	for f in $(TESTBED_FILES); do \
+		m=0644; [ -x $$f ] && m=0755; \
+		install -D -m $$m $$f $(DESTDIR)$(TESTBEDDIR)/$$f || exit 1; \
+	done
+	install -D -m 0755 tools/linkem/lkping $(DESTDIR)$(TESTBEDDIR)/tools/linkem/lkping
+	ln -sfr $(DESTDIR)$(BINDIR)/linkem $(DESTDIR)$(TESTBEDDIR)/tools/linkem/linkem
+	install -d $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj
+	install -m 0644 $(TESTBED_OBJS) $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj/
+	install -m 0755 $(OUT)/bench/bpf-stats-on $(DESTDIR)$(TESTBEDDIR)/tools/bench/obj/
+	sed 's|@TESTBED@|$(shell realpath -m --relative-to=$(BINDIR) $(TESTBEDDIR))|' \
+		tools/bench/tcpca-bench.in >$(DESTDIR)$(BINDIR)/tcpca-bench
+	chmod 0755 $(DESTDIR)$(BINDIR)/tcpca-bench
+	install -D -m 0644 docs/linkem.1 $(DESTDIR)$(MANDIR)/man1/linkem.1
+	install -D -m 0644 docs/tcpca-bench.1 $(DESTDIR)$(MANDIR)/man1/tcpca-bench.1
+	install -D -m 0644 docs/benchmarks.md $(DESTDIR)$(TESTBED_DOCDIR)/benchmarks.md
+	install -D -m 0644 docs/linkem.md $(DESTDIR)$(TESTBED_DOCDIR)/linkem.md
+
+uninstall-testbed:
+	rm -f $(DESTDIR)$(BINDIR)/linkem $(DESTDIR)$(BINDIR)/tcpca-bench
+	rm -f $(DESTDIR)$(MANDIR)/man1/linkem.1 $(DESTDIR)$(MANDIR)/man1/tcpca-bench.1
+	rm -rf $(DESTDIR)$(TESTBEDDIR) $(DESTDIR)$(TESTBED_DOCDIR)
+
+# tcpca-dev: what an algorithm built outside the tree needs (devkit/tcpca.mk
+# says how it is built), the headers its helpers take (include/tcpca*.h, not
+# the algorithms' own), vmlinux.h and the template.  tcpca.mk finds the
+# headers from where it is, DATADIR/../../include/tcpca: move the two together.
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share/tcpca
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+DEVDOCDIR ?= $(PREFIX)/share/doc/tcpca-dev
+VERSION := $(shell sed -n 's/^\#define TCPCA_VERSION[[:space:]]*"\(.*\)"/\1/p' loader/tcpca.h)
+install-dev:
+	install -d $(DESTDIR)$(INCLUDEDIR)/tcpca $(DESTDIR)$(DATADIR)/template $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0644 include/tcpca*.h vmlinux/$(ARCH)/vmlinux.h $(DESTDIR)$(INCLUDEDIR)/tcpca/
+	install -m 0644 devkit/tcpca.mk $(DESTDIR)$(DATADIR)/tcpca.mk
+	install -m 0644 devkit/template/myreno.bpf.c $(DESTDIR)$(DATADIR)/template/
+	sed 's|/usr/share/tcpca/|$(DATADIR)/|' devkit/template/Makefile >$(DESTDIR)$(DATADIR)/template/Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@BPF_FLAGS@|$(TCPCA_BPF_FLAGS)|' \
+		devkit/tcpca.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
+	chmod 0644 $(DESTDIR)$(DATADIR)/template/Makefile $(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
+	install -D -m 0644 docs/writing-an-algorithm.md $(DESTDIR)$(DEVDOCDIR)/writing-an-algorithm.md
+
+uninstall-dev:
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/tcpca $(DESTDIR)$(DATADIR) $(DESTDIR)$(DEVDOCDIR)
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/tcpca.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/tcpca-load

@@ -85,14 +85,8 @@ void TCPCA_OPS(bic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct bic_ca *ca = inet_csk_ca(sk);
 
-	if (!tcp_is_cwnd_limited(sk))
+	if (!tcpca_slow_start_first(sk, &acked))
 		return;
-
-	if (tcp_in_slow_start(tp)) {
-		acked = tcpca_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	bic_update(ca, tp);
 	tcpca_cong_avoid_ai(tp, ca->cnt, acked);
 }

@@ -215,14 +215,8 @@ void TCPCA_OPS(cubic_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct cubic_ca *ca = inet_csk_ca(sk);
 
-	if (!tcp_is_cwnd_limited(sk))
+	if (!tcpca_slow_start_first(sk, &acked))
 		return;
-
-	if (tcp_in_slow_start(tp)) {
-		acked = tcpca_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	cubic_update(sk, ca, tp->snd_cwnd, acked);
 	tcpca_cong_avoid_ai(tp, ca->cnt, acked);
 }

@@ -13,8 +13,12 @@
  */
 #include "tcpca.bpf.h"
 #include "tcpca_kernel.bpf.h"
+#include "tcpca_params.h"
 
 char _license[] SEC("license") = "GPL";
+
+/* No tunables, and said so: the loader then knows there are none to offer. */
+TCPCA_NO_PARAMS;
 
 /* Reno keeps no state of its own. */
 struct reno_state {
@@ -36,14 +40,8 @@ void TCPCA_OPS(reno_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (!tcp_is_cwnd_limited(sk))
+	if (!tcpca_slow_start_first(sk, &acked))
 		return;
-
-	if (tcp_in_slow_start(tp)) {
-		acked = tcpca_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 

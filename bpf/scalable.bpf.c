@@ -46,14 +46,8 @@ void TCPCA_OPS(scalable_cong_avoid, struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 
-	if (!tcp_is_cwnd_limited(sk))
+	if (!tcpca_slow_start_first(sk, &acked))
 		return;
-
-	if (tcp_in_slow_start(tp)) {
-		acked = tcpca_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
 	tcpca_cong_avoid_ai(tp, scalable_calc_ai_cnt(tp->snd_cwnd, &params), acked);
 }
 

@@ -296,7 +296,11 @@ static inline __s32 cdg_delay_thresh(__s32 delay_min)
  * flight now and this ACK's newly delivered ones.  Above ssthresh in flight:
  * send ssthresh/prior_cwnd of what was delivered (proportional); at or below:
  * slow start back towards ssthresh (PRR-SSRB, one extra per ACK).  At least
- * one segment until one went out.
+ * one segment until one went out.  6.1 adds the extra only on an ACK that
+ * advanced snd_una and marked nothing newly lost; in Open, where the
+ * emulation runs, cong_avoid is called only on ACKs that acked data (or,
+ * past the reordering sysctl, SACKed it: then the extra is one too many), and
+ * a newly lost segment would have left Open, so that holds at nearly every call.
  */
 static inline __u32 cdg_prr_cwnd(__u32 ssthresh, __u32 prior_cwnd, __u32 delivered,
 				 __u32 out, __u32 in_flight, __u32 newly)

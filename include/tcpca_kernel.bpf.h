@@ -62,6 +62,26 @@ static __always_inline void tcpca_cong_avoid_ai(struct tcp_sock *tp, u32 per, u3
 	tp->snd_cwnd_cnt = w.cnt;
 }
 
+/*
+ * How the Reno family's cong_avoid begins: no growth unless cwnd is what
+ * limits the sender, then slow start up to ssthresh.  True when the caller's
+ * own congestion avoidance goes on, with what slow start left of the ACK's
+ * segments in *acked.
+ */
+static __always_inline bool tcpca_slow_start_first(struct sock *sk, u32 *acked)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tcp_is_cwnd_limited(sk))
+		return false;
+	if (tcp_in_slow_start(tp)) {
+		*acked = tcpca_slow_start(tp, *acked);
+		if (!*acked)
+			return false;
+	}
+	return true;
+}
+
 static __always_inline void tcpca_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -70,14 +90,8 @@ static __always_inline void tcpca_reno_cong_avoid(struct sock *sk, u32 ack, u32 
 		tcp_reno_cong_avoid(sk, ack, acked);
 		return;
 	}
-	if (!tcp_is_cwnd_limited(sk))
-		return;
-	if (tcp_in_slow_start(tp)) {
-		acked = tcpca_slow_start(tp, acked);
-		if (!acked)
-			return;
-	}
-	tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
+	if (tcpca_slow_start_first(sk, &acked))
+		tcpca_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 
 /* The two Reno hooks an algorithm may use as its own, each a rare event counted. */

@@ -130,6 +130,19 @@ static bool is_orphan(const struct plan *p, const char *name)
 	return false;
 }
 
+/* 1: what runs as the line's NAME has the table of tunables of its object, 0: not, -errno said */
+static int same_tunables(const char *pin_dir, const struct pin_state *s, const struct conf_entry *e)
+{
+	const struct tcpca_alg *have;
+	int r = registered_tunables(pin_dir, e->name, s, &have);
+
+	if (r)
+		return r;
+	r = have && tunables_same(have, e->alg);
+	alg_free(have);
+	return r;
+}
+
 /* One line of the file against what is registered under its name. */
 static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_entry *e)
 {
@@ -177,15 +190,26 @@ static void plan_entry(struct plan *p, const char *pin_dir, const struct conf_en
 		c->old_allow = ca_allowed(e->name);
 		return;
 	}
-	if (!alg || !alg->nparams)
+	if (!e->alg || !e->alg->nparams)
 		return;
+	/* the same ops table's name, but another table of tunables: another build of it */
+	if (e->object && (r = same_tunables(pin_dir, &s, e)) <= 0) {
+		if (r < 0) {
+			p->errors++;
+			return;
+		}
+		c = add(p, REPLACE, e, e->name);
+		c->old_alg = alg;
+		c->old_allow = ca_allowed(e->name);
+		return;
+	}
 	if ((r = pin_path(path, sizeof(path), pin_dir, e->name, PIN_PARAMS)) ||
-	    (r = params_read_pinned(path, old, alg->nparams))) {
+	    (r = params_read_pinned(path, old, e->alg->nparams))) {
 		err("cannot read %s/%s/%s: %s", pin_dir, e->name, PIN_PARAMS, strerror(-r));
 		p->errors++;
 		return;
 	}
-	if (memcmp(old, e->values, alg->nparams * sizeof(__u32))) {
+	if (memcmp(old, e->values, e->alg->nparams * sizeof(__u32))) {
 		c = add(p, SET, e, e->name);
 		c->old_alg = alg;
 		memcpy(c->old, old, sizeof(old));
@@ -405,6 +429,7 @@ int tcpca_apply(const char *path, const char *pin_dir, bool dry_run)
 	char line[1024], ctx[PATH_MAX + 16];
 	int i, n, failed = 0, e;
 
+	log_capture_libbpf();	/* the file's objects are opened as it is read */
 	if ((e = conf_read(path, &conf)))
 		return e;
 	if (!(p.ch = calloc(TCPCA_CONF_MAX * 4 + 1, sizeof(*p.ch)))) {
@@ -422,7 +447,6 @@ int tcpca_apply(const char *path, const char *pin_dir, bool dry_run)
 	}
 	if ((e = plan_make(&p, &conf, pin_dir)) || (!dry_run && (e = fault("apply.planned"))))
 		goto out;
-	log_capture_libbpf();
 	for (i = 0; i < p.n; i++) {
 		struct change *c = &p.ch[i];
 

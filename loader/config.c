@@ -7,7 +7,9 @@
  *
  * with '#' comments.  The whole file is read and checked here before
  * --apply looks at the kernel, so that a bad file changes nothing; each
- * refusal is one line naming FILE:LINE.  Pure (no kernel, no root):
+ * refusal is one line naming FILE:LINE.  An object's line is checked
+ * against the table of tunables the object carries (object_tunables(),
+ * which opens the file; no kernel).  Otherwise pure (no kernel, no root):
  * tests/unit/test_config.c runs it.
  */
 #include <errno.h>
@@ -30,8 +32,10 @@ bool is_object_path(const char *arg)
 
 void conf_free(struct tcpca_conf *c)
 {
-	for (int i = 0; i < c->n; i++)
+	for (int i = 0; i < c->n; i++) {
 		free(c->entries[i].object);
+		alg_free(c->entries[i].alg);	/* an object's table; never an embedded one */
+	}
 	free(c->entries);
 	c->entries = NULL;
 	c->n = 0;
@@ -75,8 +79,14 @@ static int parse_entry(struct tcpca_conf *c, char **w, int nw, int line)
 		return -EINVAL;
 	}
 	if (is_object_path(w[1])) {
+		struct tcpca_alg *table;
+		int r;
+
 		if (!(e->object = strdup(w[1])))
 			return -ENOMEM;
+		if ((r = object_tunables(e->object, &table)))
+			return r;
+		e->alg = table;
 	} else if (!(e->alg = alg_find(w[1]))) {
 		err("unknown algorithm '%s' (tcpca-load --list shows them)", w[1]);
 		return -ENOENT;
@@ -95,8 +105,9 @@ static int parse_entry(struct tcpca_conf *c, char **w, int nw, int line)
 			params[np++] = w[i];
 		}
 	}
-	if (e->object && np) {
-		err("parameters are only known for the embedded algorithms, not %s", e->object);
+	if (e->object && !e->alg && np) {
+		err("%s has no tunables table (.rodata.tcpca_params): it takes no PARAM=VALUE",
+		    e->object);
 		return -EINVAL;
 	}
 	if (e->alg) {

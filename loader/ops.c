@@ -275,7 +275,7 @@ int ops_object_read(const struct tcpca_alg *alg, const char *path, struct ops_ob
 	*op = o;
 	if (!o)
 		return -ENOMEM;
-	if (alg) {
+	if (!path) {	/* embedded; an object's alg is only its table of tunables */
 		bytes = alg->elf_bytes(&o->size);
 		o->elf = malloc(o->size);
 		if (!o->elf)

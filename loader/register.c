@@ -31,6 +31,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "tcpca.h"
+#include "tcpca_params.h"
 
 #ifndef BPF_F_LINK
 #define BPF_F_LINK		(1U << 13)
@@ -113,6 +114,7 @@ static int pin_extras(struct dir_change *c, struct bpf_object *obj, const char *
 {
 	static const struct { const char *map, *leaf; } maps[] = {
 		{ ".data.params", PIN_PARAMS }, { "counters", PIN_COUNTERS }, { "events", PIN_EVENTS },
+		{ TCPCA_TUNABLES_SEC, PIN_TUNABLES },
 	};
 	struct bpf_program *prog;
 	struct bpf_link *iter;
@@ -159,6 +161,18 @@ static int load_object(struct bpf_object *obj, const char *what)
 		log_print_libbpf_cause();
 	}
 	return e;
+}
+
+/*
+ * An object that does not describe its tunables (include/tcpca_params.h)
+ * runs with the values it was built with: said once it runs, so that the
+ * user knows why --set and --show will offer none.
+ */
+static void note_no_table(const struct tcpca_alg *alg, const struct load_opts *o)
+{
+	if (!alg && o->object_path)
+		note("%s has no tunables table (" TCPCA_TUNABLES_SEC "): loaded without parameters",
+		     o->object_path);
 }
 
 static void say_register_failed(int e, const char *what, const char *name)
@@ -250,7 +264,7 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 	e = ops_object_read(alg, o->object_path, &im);
 	if (e)
 		goto out;
-	if (o->name || alg)
+	if (o->name || alg_is_embedded(alg))
 		snprintf(name, sizeof(name), "%s", o->name ? o->name : alg->ca_name);
 	else
 		snprintf(name, sizeof(name), "%s", ops_object_ca_name(im));
@@ -282,6 +296,7 @@ int tcpca_register(struct dir_change *c, const struct tcpca_alg *alg, struct loa
 	change_commit(c);
 	snprintf(o->registered, sizeof(o->registered), "%s", name);
 	o->mode = mode;
+	note_no_table(alg, o);
 	e = fault("load.registered");
 out:
 	bpf_object__close(obj);
@@ -527,6 +542,7 @@ int tcpca_replace(struct dir_change *c, const struct tcpca_alg *alg, struct load
 	change_commit(c);
 	snprintf(o->registered, sizeof(o->registered), "%s", name);
 	o->mode = s.mode;
+	note_no_table(alg, o);
 	if (s.mode == REG_MAP)
 		note("registered by map (no struct_ops links before Linux 6.4): '%s' was "
 		     "unregistered for %.3f ms while the new program took its place; a socket that "

@@ -40,20 +40,30 @@ static int need_privileges(void)
 
 /*
  * ALG|FILE.bpf.o [PARAM=VALUE ...], as loading and --replace take it: an
- * object (o->object_path; it has no known parameters) or an embedded
- * algorithm (*alg) with its defaults and the values given in o->values.
+ * embedded algorithm, or an object (o->object_path) with the table of
+ * tunables it carries (*alg, to alg_free(): include/tcpca_params.h) or none
+ * (*alg NULL); defaults and the values given in o->values.
  */
 static int parse_program(int argc, char **argv, const struct tcpca_alg **alg, struct load_opts *o)
 {
+	struct tcpca_alg *table;
+	int e;
+
+	*alg = NULL;
 	if (is_object_path(argv[0])) {
 		o->object_path = argv[0];
-		if (argc > 1) {
-			err("parameters are only known for the embedded algorithms");
+		log_capture_libbpf();	/* opening it is libbpf's: its chatter kept for -v */
+		if ((e = object_tunables(argv[0], &table)))
+			return e;
+		if (!table && argc > 1) {
+			err("%s has no tunables table (.rodata.tcpca_params): it takes no PARAM=VALUE",
+			    argv[0]);
 			return -EINVAL;
 		}
-		return 0;
-	}
-	if (!(*alg = alg_find(argv[0]))) {
+		if (!table)
+			return 0;
+		*alg = table;
+	} else if (!(*alg = alg_find(argv[0]))) {
 		err("unknown algorithm '%s' (tcpca-load --list shows them)", argv[0]);
 		return -ENOENT;
 	}
@@ -75,22 +85,25 @@ static int cmd_load(const char *pin_dir, const char *name, bool allow, int argc,
 		return -EINVAL;
 	}
 	if ((e = parse_program(argc, argv, &alg, &o)))
-		return e;
+		goto out;
 	path = o.object_path;
+	e = -EINVAL;
 	if (name && check_ca_name(name))
-		return -EINVAL;
+		goto out;
 	if ((e = need_privileges()) || (e = bpffs_prepare(pin_dir)))
-		return e;
+		goto out;
 	log_capture_libbpf();
 	if ((e = change_begin(&c, pin_dir)))
-		return e;
+		goto out;
 	e = tcpca_register(&c, alg, &o);
 	change_end(&c);
-	if (e)
-		return e;
-	info("registered %s as '%s'%s by %s, pinned at %s/%s", alg ? alg->name : path, o.registered,
-	     allow ? " (allowed to all)" : " (restricted)", reg_mode_name(o.mode), pin_dir, o.registered);
-	return 0;
+	if (!e)
+		info("registered %s as '%s'%s by %s, pinned at %s/%s", path ? path : alg->name,
+		     o.registered, allow ? " (allowed to all)" : " (restricted)", reg_mode_name(o.mode),
+		     pin_dir, o.registered);
+out:
+	alg_free(alg);
+	return e;
 }
 
 /* NAME's pins, or the orphan of that name that no pin owns */
@@ -255,16 +268,17 @@ static int leaf_path(char *buf, size_t size, const char *dir, const char *name, 
 /*
  * --replace NAME ALG|FILE.bpf.o [PARAM=VALUE ...]: what the user gives is
  * checked before anything is read from the kernel; the old registration's
- * parameters are the starting point of the new one's where the names agree.
+ * parameters are the starting point of the new one's where the names agree
+ * (either one an embedded algorithm or an object with a table of tunables).
  * Read under the lock: nobody changes them between here and the swap.
  */
 static int cmd_replace(const char *pin_dir, int argc, char **argv)
 {
-	const struct tcpca_alg *alg = NULL;
+	const struct tcpca_alg *alg = NULL, *from = NULL;
 	__u32 values[TCPCA_PARAMS_MAX], old[TCPCA_PARAMS_MAX];
 	struct load_opts o = { .pin_dir = pin_dir, .values = values };
 	struct pin_state before, after;
-	struct dir_change c;
+	struct dir_change c = { .lock_fd = -1 };
 	char path[PATH_MAX];
 	int e;
 
@@ -274,10 +288,10 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 	}
 	o.name = argv[0];
 	if ((e = parse_program(argc - 1, argv + 1, &alg, &o)) || (e = need_registered(pin_dir, o.name)))
-		return e;
+		goto out;
 	log_capture_libbpf();
 	if ((e = change_begin(&c, pin_dir)))
-		return e;
+		goto out;
 	if ((e = tcpca_recover(&c, o.name)) || (e = pin_state(pin_dir, o.name, &before)))
 		goto out;
 	if (!before.exists) {
@@ -286,14 +300,14 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 		goto out;
 	}
 	if (alg) {
-		if ((e = leaf_path(path, sizeof(path), pin_dir, o.name, PIN_PARAMS)))
+		if ((e = leaf_path(path, sizeof(path), pin_dir, o.name, PIN_PARAMS)) ||
+		    (e = registered_tunables(pin_dir, o.name, &before, &from)))
 			goto out;
-		if (before.alg && before.alg->nparams &&
-		    (e = params_read_pinned(path, old, before.alg->nparams))) {
+		if (from && from->nparams && (e = params_read_pinned(path, old, from->nparams))) {
 			err("cannot read %s: %s", path, strerror(-e));
 			goto out;
 		}
-		params_carry(alg, values, before.alg && before.alg->nparams ? before.alg : NULL, old);
+		params_carry(alg, values, from && from->nparams ? from : NULL, old);
 		if (params_apply(alg, values, argc - 2, argv + 2)) {
 			e = -EINVAL;
 			goto out;
@@ -306,16 +320,18 @@ static int cmd_replace(const char *pin_dir, int argc, char **argv)
 		after.map_id = 0;
 	info("replaced '%s': %s (map %u) now runs %s (map %u), by %s%s; sockets on the old "
 	     "program keep it until they close", o.name, before.alg ? before.alg->name : "(object)",
-	     before.map_id, alg ? alg->name : o.object_path, after.map_id, reg_mode_name(o.mode),
-	     o.mode == REG_LINK ? ", with no gap" : "");
+	     before.map_id, o.object_path ? o.object_path : alg->name, after.map_id,
+	     reg_mode_name(o.mode), o.mode == REG_LINK ? ", with no gap" : "");
 out:
 	change_end(&c);
+	alg_free(from);
+	alg_free(alg);
 	return e;
 }
 
 static int cmd_set(const char *pin_dir, int argc, char **argv)
 {
-	const struct tcpca_alg *alg;
+	const struct tcpca_alg *alg = NULL;
 	char path[PATH_MAX];
 	__u32 values[TCPCA_PARAMS_MAX];
 	struct pin_state s;
@@ -338,11 +354,14 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 		err("nothing named '%s' is registered under %s", argv[0], pin_dir);
 		goto out;
 	}
-	if (!(alg = s.alg)) {
-		err("'%s' runs an object that is not embedded here; it has no known parameters", argv[0]);
+	if ((e = registered_tunables(pin_dir, argv[0], &s, &alg)))
+		goto out;
+	e = -EINVAL;
+	if (!alg) {
+		err("'%s' runs an object without a tunables table (.rodata.tcpca_params): it has no "
+		    "known parameters", argv[0]);
 		goto out;
 	}
-	e = -EINVAL;
 	if (!alg->nparams) {
 		err("%s has no parameters", alg->name);
 		goto out;
@@ -359,6 +378,7 @@ static int cmd_set(const char *pin_dir, int argc, char **argv)
 		err("cannot write %s: %s", path, strerror(-e));
 out:
 	change_end(&c);
+	alg_free(alg);
 	return e;
 }
 
@@ -394,7 +414,7 @@ static bool show_failed(const char *path, int e)
 
 static int cmd_show(const char *pin_dir, const char *netns, int argc, char **argv)
 {
-	const struct tcpca_alg *alg;
+	const struct tcpca_alg *alg = NULL;
 	char path[PATH_MAX];
 	__u32 values[TCPCA_PARAMS_MAX];
 	struct pin_state s;
@@ -408,13 +428,16 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 		return -ENOENT;
 	if (pin_state(pin_dir, argv[0], &s))
 		return -1;
-	alg = s.alg;
 	printf("%s: algorithm %s, registered by %s, link %u, map %u, %s\n", argv[0],
-	       alg ? alg->name : "(object)", reg_mode_name(s.mode), s.link_id, s.map_id,
+	       s.alg ? s.alg->name : "(object)", reg_mode_name(s.mode), s.link_id, s.map_id,
 	       s.registered ? ca_access(argv[0]) : s.incomplete ? "incomplete" : "unregistered");
 	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_PARAMS))
 		return -1;
-	if (alg && alg->nparams) {
+	if (registered_tunables(pin_dir, argv[0], &s, &alg)) {
+		failed = true;
+	} else if (!alg) {
+		printf("parameters: unknown (an object without a tunables table)\n");
+	} else if (alg->nparams) {
 		if (show_failed(path, params_read_pinned(path, values, alg->nparams))) {
 			failed = true;
 		} else {
@@ -422,6 +445,7 @@ static int cmd_show(const char *pin_dir, const char *netns, int argc, char **arg
 			params_print(alg, values, "  ");
 		}
 	}
+	alg_free(alg);
 	if (leaf_path(path, sizeof(path), pin_dir, argv[0], PIN_COUNTERS))
 		return -1;
 	failed |= show_failed(path, show_counters(path));

@@ -23,13 +23,19 @@ struct tcpca_param {
 	const char *doc;
 };
 
+/*
+ * An embedded algorithm, or the table of an object's tunables read from the
+ * object or its pin (tunables.c: elf_bytes and ca_name NULL, name the file
+ * or NAME, on the heap: alg_free()).
+ */
 struct tcpca_alg {
 	const char *name;				/* as in bpf/<name>.bpf.c */
 	const char *ca_name;				/* registered as, by default */
-	const void *(*elf_bytes)(size_t *size);		/* from its skeleton */
+	const void *(*elf_bytes)(size_t *size);		/* from its skeleton; NULL: not embedded */
 	const struct tcpca_param *params;		/* field i of its params struct */
 	unsigned int nparams;
 	const char *(*check)(const __u32 *values);	/* consistency, NULL if fine */
+	bool owned;					/* on the heap: alg_free() frees it */
 };
 
 extern const struct tcpca_alg tcpca_algs[];
@@ -64,7 +70,7 @@ void log_print_libbpf_cause(void);
 #define TCPCA_CONF_MAX		256		/* registrations in one file */
 struct conf_entry {
 	char name[TCPCA_NAME_MAX];
-	const struct tcpca_alg *alg;	/* NULL: object */
+	const struct tcpca_alg *alg;	/* embedded, or the object's table (NULL: none) */
 	char *object;			/* FILE.bpf.o, or NULL */
 	bool allow;
 	__u32 values[TCPCA_PARAMS_MAX];	/* alg's parameters, defaults filled in */
@@ -134,6 +140,7 @@ int params_write_pinned(const char *path, const __u32 *values, unsigned int n);
 struct ops_object;
 struct bpf_object;
 struct bpf_map;
+/* FILE.bpf.o at path, or when path is NULL the embedded alg's object */
 int ops_object_read(const struct tcpca_alg *alg, const char *path, struct ops_object **o);
 const char *ops_object_ca_name(const struct ops_object *o);	/* the object's own */
 const char *ops_object_map_name(const struct ops_object *o);	/* the ops table's variable */
@@ -185,6 +192,23 @@ struct pin_state {
 	bool incomplete;		/* no ops pin: a load stopped before its pins */
 };
 int pin_state(const char *dir, const char *name, struct pin_state *s);	/* -errno said */
+
+/*
+ * tunables.c, tunables_map.c: an object's own table of tunables
+ * (include/tcpca_params.h).  Each returns 0 with *alg NULL where there is
+ * no table, 0 with a table (free with alg_free()), or -errno with its cause
+ * said.
+ */
+bool alg_is_embedded(const struct tcpca_alg *alg);
+void alg_free(const struct tcpca_alg *alg);	/* nothing for one not owned (embedded) */
+int tunables_parse(const void *data, size_t size, size_t params_size, const char *what,
+		   struct tcpca_alg **alg);
+bool tunables_same(const struct tcpca_alg *a, const struct tcpca_alg *b);
+int obj_tunables(struct bpf_object *obj, const char *what, struct tcpca_alg **alg);
+int object_tunables(const char *path, struct tcpca_alg **alg);		/* FILE.bpf.o */
+int pinned_tunables(const char *dir, const char *name, struct tcpca_alg **alg);	/* -ENOENT: none */
+int registered_tunables(const char *dir, const char *name, const struct pin_state *s,
+			const struct tcpca_alg **alg);
 
 /* orphans.c: registrations of tcpca objects that no pin owns */
 struct orphan {

@@ -2,12 +2,9 @@
 # Bad input: one clear line on stderr, a non-zero exit, nothing left behind.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-time_limit 30
+test_needs 30
 plan 24
 
 tb_build || bail_out "cannot build linkem"

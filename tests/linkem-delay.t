@@ -3,12 +3,9 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-time_limit 60
+test_needs 60
 plan 9
 
 tb_link c s --delay 20ms || bail_out "no link"

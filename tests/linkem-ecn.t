@@ -5,12 +5,8 @@
 # marked and fills the droptail queue as before.
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-command -v jq >/dev/null || skip_all "needs jq"
-time_limit 50
+test_needs 50 iperf3 jq
 plan 10
 
 # 10 Mbit/s: a 1500-byte packet every 1.2 ms, so K = 20 packets is 24 ms;

@@ -7,13 +7,9 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-time_limit 40
+test_needs 40 iperf3
 plan 7
 
 PKT=1500	# IP bytes of a 1472-byte UDP payload, or a 1472-byte echo

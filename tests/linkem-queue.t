@@ -3,13 +3,9 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-time_limit 40
+test_needs 40 iperf3
 plan 6
 
 # 50 packets of 1500 bytes at 10 Mbit/s: 60 ms (+1.2 ms for the one on the wire)

@@ -3,13 +3,9 @@
 # after linkem itself is killed.
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
-time_limit 40
+test_needs 40 iperf3
 plan 8
 
 tb_dir

@@ -4,15 +4,11 @@
 # shellcheck source=lib/tap.sh
 . "$(dirname "$0")/lib/tap.sh"
 retry_once "$@"
-# shellcheck source=../tools/testbed/netns.sh
-. "$(dirname "$0")/../tools/testbed/netns.sh"
 # shellcheck source=../tools/testbed/testbed.sh
 . "$(dirname "$0")/../tools/testbed/testbed.sh"
-need_root
-command -v iperf3 >/dev/null || skip_all "needs iperf3"
+test_needs 40 iperf3
 TRACE=${TCPCA_TRACES:-$TCPCA_ROOT/tools/traces}/TMobile-LTE-short.down
 [ -r "$TRACE" ] || skip_all "no trace at $TRACE"
-time_limit 40
 plan 4
 
 tb_dir

@@ -20,15 +20,11 @@ declare -F tb_link >/dev/null || . "$_bh_here/../../tools/testbed/testbed.sh"
 # in a diag line when TB_KEEP keeps it).  Call it directly, not in $(...).
 # Prints nothing else.
 bh_setup() {
-	local limit=$1 cmd
+	local limit=$1
 	shift
 	# shellcheck disable=SC2119 # behaviour tests take no arguments
 	retry_once
-	need_root
-	for cmd in "$@"; do
-		command -v "$cmd" >/dev/null || skip_all "needs $cmd"
-	done
-	time_limit "$limit"
+	test_needs "$limit" "$@"
 	use_test_pin_dir
 	tb_dir || bail_out "no scratch directory"
 	[ -n "${TB_KEEP:-}" ] && diag "scratch: $TB_DIR"

@@ -115,6 +115,20 @@ time_limit() {
 	! declare -F on_exit_last >/dev/null || on_exit_last _tap_watchdog_stop
 }
 
+# test_needs LIMIT [CMD...]: a test that needs root and each CMD (else it
+# skips, saying which), stopped after LIMIT seconds at a load of 1 per core
+# (time_limit).  After tools/testbed/testbed.sh, so that the watchdog stops
+# after its cleanups.
+test_needs() {
+	local limit=$1 cmd
+	shift
+	need_root
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null || skip_all "needs $cmd"
+	done
+	time_limit "$limit"
+}
+
 # the watchdog first, then its sleep
 _tap_watchdog_stop() {
 	local sleeper

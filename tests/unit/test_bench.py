@@ -3,10 +3,13 @@
 """The benchmark's reducers (tools/bench/lib), without root or a run:
 percentiles, loss events with their time to regain 90 % of the window,
 the 50 ms series, a trace's capacity, time to 90 % of capacity, the
-median; the expectations' judge (expect.py) and checks (expectations.py),
-one for every row of tools/bench/expectations.md.
+median; the BPF cost's pairs (which copy of which kernel algorithm, their
+order, their ratios and the report's lines); the expectations' judge
+(expect.py) and checks (expectations.py), one for every row of
+tools/bench/expectations.md.
 Expected values are worked out by hand in the comments.  TAP."""
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -19,7 +22,10 @@ import expect  # noqa: E402
 import expectations  # noqa: E402
 import paired  # noqa: E402
 import hookcost  # noqa: E402
+import results  # noqa: E402
+import markdown  # noqa: E402
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../..")
 
 
 def near(a, b, eps=1e-9):
@@ -115,6 +121,92 @@ ok(hookcost.verdict("x", p, 40, 50)[1:] == (True, False) and "unexplained" in ho
 ok(hookcost.verdict("tuned", p, 40, 50)[1] is False and hookcost.verdict("x", p, 100, None)[0] == "ok",
    "baselines and algorithms under the floor bound are not flagged")
 
+# --- the BPF cost's pairs ---
+
+def algorithms(*fields, tab=None):
+    env = dict(os.environ, TCPCA_ALGORITHMS_TAB=tab) if tab else None
+    out = subprocess.run([os.path.join(ROOT, "scripts/algorithms")] + list(fields), env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return [tuple(line.split()) for line in out.splitlines()]
+
+
+# copy_of: the source of a row named bpf_<source>, else -
+copies = {n: k for n, k in algorithms("name", "copy_of")}
+ok(copies["bpf_reno"] == "reno" and copies["bpf_cubic"] == "cubic" and copies["bpf_bbr"] == "bbr"
+   and copies["vegas"] == "-" and copies["bic"] == "-",
+   "copy_of: bpf_reno, bpf_cubic, bpf_bbr copy the kernel's own", copies)
+with tempfile.NamedTemporaryFile("w", suffix=".tab", delete=False) as f:
+    f.write("# source name params check bench fidelity at_init\n"
+            "foo bpf_foo - - x - -\nbar bar - - x - -\nbaz bpf_qux - - - - -\n")
+ok(algorithms("source", "copy_of", tab=f.name) == [("foo", "foo"), ("bar", "-"), ("baz", "-")]
+   and algorithms("--in", "copy_of", "foo", "name", tab=f.name) == [("bpf_foo",)],
+   "copy_of is the rule, not a list: bpf_<source> only; --in takes it too")
+os.unlink(f.name)
+
+# the runner's bpfcost: every copy whose line names it, each followed by its original
+line = [ln for ln in subprocess.run([os.path.join(ROOT, "tools/bench/run"), "--list"], capture_output=True,
+                                    text=True, check=True).stdout.splitlines() if ln.startswith("bpfcost ")]
+algs = line[0].split("(")[-1].split(";")[0].split() if line else []
+named = [n for n, in algorithms("--in", "bench", "bpfcost", "name")]
+ok(algs[0::2] == named and algs[1::2] == [copies[n] for n in named] and "bpf_bbr" in named
+   and "bpf_cubic" in named and "bpf_reno" in named, "bpfcost runs bpf_reno, bpf_cubic and bpf_bbr, "
+   "each followed by the kernel's own", line)
+
+
+def pair_order(rep, *pairs):
+    sh = '. "%s/tools/bench/lib/pairs.sh"; pair_order "$@"' % ROOT
+    return subprocess.run(["bash", "-c", sh, "-", str(rep)] + list(pairs), capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+ok(pair_order(1, "bpf_cubic:cubic", "bpf_bbr:bbr") == ["bpf_cubic", "cubic", "bpf_bbr", "bbr"]
+   and pair_order(2, "bpf_cubic:cubic", "bpf_bbr:bbr") == ["cubic", "bpf_cubic", "bbr", "bpf_bbr"]
+   and pair_order(3, "a:b") == ["a", "b"], "pairs back to back, the order in each alternating per repetition")
+
+# pairs of the manifest; a run from before the manifest held them had bpf_reno and reno
+ok(paired.pairs_of({"kind": "veth", "algs": ["bpf_cubic", "cubic"], "pairs": [["bpf_cubic", "cubic"]]})
+   == [("bpf_cubic", "cubic")] and paired.pairs_of({"kind": "veth", "algs": ["bpf_reno", "reno"]})
+   == [("bpf_reno", "reno")] and paired.pairs_of({"kind": "veth", "algs": ["bpf_reno"], "pairs": []}) == [],
+   "pairs: the manifest's; older runs bpf_reno and reno; hookcost none")
+
+# ratios per pair: six repetitions; bpf_cubic at 0.9, 1.0, 1.1, 1.2, 1.3 and
+# 1.4 times cubic's goodput (median 1.15, range: fewer than 6 pairs give no
+# 95 %); bpf_bbr's CPU per GB 2x bbr's in every repetition but the 6th,
+# whose bbr cell failed: five ratios of 2
+def cell(gp, cg):
+    return {"goodput_mbps": gp, "cg_cpu_s_per_gb": cg}
+
+
+SC = {"name": "bpfcost", "kind": "veth", "variants": [{"name": "veth"}], "metrics": ["goodput_mbps"],
+      "algs": ["bpf_cubic", "cubic", "bpf_bbr", "bbr"], "pairs": [["bpf_cubic", "cubic"], ["bpf_bbr", "bbr"]]}
+CELLS = {("bpfcost", "veth", "cubic"): [(r, cell(1000.0, 0.5), {}) for r in range(1, 7)],
+         ("bpfcost", "veth", "bpf_cubic"): [(r, cell(1000.0 * (0.8 + 0.1 * r), 0.5), {}) for r in range(1, 7)],
+         ("bpfcost", "veth", "bbr"): [(r, cell(500.0, 0.4) if r < 6 else {}, {}) for r in range(1, 7)],
+         ("bpfcost", "veth", "bpf_bbr"): [(r, cell(500.0, 0.8), {}) for r in range(1, 7)]}
+results.add_paired(SC, CELLS)
+ivc, ivb = SC["paired"]["veth"]["bpf_cubic"], SC["paired"]["veth"]["bpf_bbr"]
+ok(near(ivc["tput_ratio"]["ratio"], 1.15) and near(ivc["tput_ratio"]["lo"], 0.9) and ivc["tput_ratio"]["n"] == 6
+   and near(ivc["cg_cpu_ratio"]["ratio"], 1.0), "bpf_cubic ÷ cubic per repetition: median and interval", ivc)
+ok(ivb["cg_cpu_ratio"]["n"] == 5 and near(ivb["cg_cpu_ratio"]["ratio"], 2.0) and ivb["cg_cpu_ratio"]["differs"]
+   and "tput_ratio" not in CELLS[("bpfcost", "veth", "bpf_bbr")][5][1],
+   "bpf_bbr ÷ bbr: the repetition without bbr gives no ratio", ivb)
+ok("tput_ratio" not in CELLS[("bpfcost", "veth", "cubic")][0][1] and "tput_ratio" in SC["metrics"],
+   "the ratios go to the copy, not the original; the scenario's columns gain them")
+heads = markdown.bpfcost_headlines(SC)
+ok([h[0].split(" (")[0] for h in heads] == ["BPF cost: bpf_cubic ÷ cubic throughput",
+                                            "BPF cost: bpf_cubic ÷ cubic CPU per GB",
+                                            "BPF cost: bpf_bbr ÷ bbr throughput",
+                                            "BPF cost: bpf_bbr ÷ bbr CPU per GB"]
+   and heads[3][1].startswith("2.000 [2.000–2.000]")
+   and "bpf_bbr's CPU per GB (cell's cgroup) is 100.0 % higher" in heads[3][1]
+   and "not distinguishable" in heads[1][1], "a headline line per pair and ratio, naming the copy", heads)
+ok(markdown.cell_text(SC, "tput_ratio", None, None, "bbr", []) == "n/a (the reference)"
+   and markdown.cell_text(SC, "tput_ratio", None, None, "bpf_bbr", [(1, {}, None)]) == "n/a (run failed)",
+   "the originals' ratio columns say they are the reference")
+ok(len(markdown.paired_lines(SC, "veth")) == 2 * len(metrics.PAIRED) + 1
+   and markdown.paired_lines(SC, "veth")[0].startswith("- bpf_cubic ÷ cubic, throughput, median of the pairs: 1.150"),
+   "the scenario's section: every ratio of every pair", markdown.paired_lines(SC, "veth"))
+
 # the expectations' judge: a check yields "met if", then "partly if";
 # s = summary of a metric
 def s(med, lo=None, hi=None):
@@ -161,7 +253,8 @@ RUN = {("geo", "loss0.5", "reno"): {"goodput_mbps": s(1.0)}, ("geo", "loss0.5", 
        ("longfat", "l", "cubic"): {"goodput_mbps": s(10.0), "recovery_s": s(4.0)},
        ("longfat", "l", "bpf_cubic"): {"goodput_mbps": s(11.0), "recovery_s": s(metrics.INF)},
        ("longfat", "l", "reno"): {"recovery_s": s(12.0)}, ("longfat", "l", "scalable"): {"recovery_s": s(5.0)},
-       ("fairness", "f", "bpf_reno"): {"share0": s(0.3)}, ("fairness", "f", "reno"): {"share0": s(0.45)}}
+       ("fairness", "f", "bpf_reno"): {"share0": s(0.3)}, ("fairness", "f", "reno"): {"share0": s(0.45)},
+       ("bpfcost", "veth", "bpf_bbr"): {"tput_ratio": s(0.93), "cg_cpu_ratio": s(1.04)}}
 
 
 def verdict(eid, scenario, variant, alg=None):
@@ -177,6 +270,9 @@ ok(verdict("L9", "longfat", "l")[0] == "partly", "L9: bpf_cubic's censored recov
 ok(verdict("L7", "longfat", "l", "scalable")[0] == "met" and verdict("L5", "longfat", "l")[0] == "met",
    "L7 for scalable (5 s <= 0.5 x 12 s), L5 (Reno 12 s)")
 ok(verdict("F5", "fairness", "f")[0] == "partly", "F5: shares 0.15 apart is partly", verdict("F5", "fairness", "f"))
+ok(verdict("B5", "bpfcost", "veth", "bpf_bbr") == ("partly", "bpf_bbr tput_ratio 0.930")
+   and verdict("B6", "bpfcost", "veth", "bpf_bbr")[0] == "met", "B5, B6: bpf_bbr's own ratios (÷ bbr)",
+   verdict("B5", "bpfcost", "veth", "bpf_bbr"))
 ok(expectations.check_of("Z1") is None and expectations.check_of("fin") is None and expectations.check_of("GP") is None,
    "only an id names a check")
 row = expect.check({"id": "Z1", "algs": "", "text": "t"}, {"name": "sc", "seconds": 10}, "v", AGG, {})
@@ -198,5 +294,33 @@ ok(len(rows) >= 30 and not bad, "all %d rows of expectations.md have a check tha
 named = {e["id"].lower() for e in rows}
 checks = {n for n in dir(expectations) if expectations.check_of(n.upper()) and n == n.lower()}
 ok(checks == named, "every check of expectations.py has its row", sorted(checks ^ named))
+
+# --alg (tools/bench/lib/algspec.sh): a name the bench knows, or an object
+# under its file's name or a label; never one of the bench's own names
+ALGSPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../tools/bench/lib/algspec.sh")
+KNOWN = "reno cubic bbr floor bpf_reno bpf_cubic vegas"
+
+
+def alg_spec(spec, cwd):
+    r = subprocess.run(["bash", "-c", '. "$0"; alg_spec "$1" "$2"', ALGSPEC, spec, KNOWN],
+                       capture_output=True, text=True, cwd=cwd)
+    return r.returncode, r.stdout.rstrip("\n"), r.stderr
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for f in ("mycc.bpf.o", "reno.bpf.o", "plain.o"):
+        open(os.path.join(tmp, f), "w").close()
+    ok(alg_spec("vegas", tmp)[:2] == (0, "vegas") and alg_spec("cubic", tmp)[:2] == (0, "cubic"),
+       "a known name is itself (cubic the kernel's)")
+    rc, out, err = alg_spec("nosuch", tmp)
+    ok(rc == 1 and "no algorithm 'nosuch'" in err, "an unknown name is refused, saying so", err)
+    ok(alg_spec("mycc.bpf.o", tmp)[:2] == (0, "mycc\t%s/mycc.bpf.o" % tmp),
+       "FILE.bpf.o: labelled mycc, the path made absolute", alg_spec("mycc.bpf.o", tmp))
+    ok(alg_spec("./plain.o", tmp)[1] == "plain\t%s/plain.o" % tmp, "FILE.o and ./FILE: labelled by the name less .o")
+    rc, out, err = alg_spec("reno.bpf.o", tmp)
+    ok(rc == 1 and "OTHERNAME=reno.bpf.o" in err, "an object called reno is not taken for the kernel's", err)
+    ok(alg_spec("myreno=reno.bpf.o", tmp)[:2] == (0, "myreno\t%s/reno.bpf.o" % tmp), "... LABEL=FILE names it")
+    ok(alg_spec("a b=mycc.bpf.o", tmp)[0] == 1 and alg_spec("x=missing.bpf.o", tmp)[0] == 1,
+       "a label outside [A-Za-z0-9_.-], a file that is not there: refused")
 
 done()

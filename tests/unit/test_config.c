@@ -2,13 +2,16 @@
 /*
  * tcpca.conf(5)'s parser (loader/config.c): what a good file yields, and
  * every refusal with its FILE:LINE, against two algorithms (Vegas, with
- * tunables and a consistency check; Reno, without).  No root, no kernel.
+ * tunables and a consistency check; Reno, without) and objects with and
+ * without a table of tunables (object_tunables() stands in for the files).
+ * No root, no kernel.
  */
 #define _GNU_SOURCE		/* fmemopen */
 #include <stdio.h>
 #include "../../loader/config.c"
 #include "../../loader/params.c"
 #include "../../loader/names.c"
+#include "../../loader/tunables.c"
 #include "vegas.h"
 #include "tap.h"
 #include "last_err.h"
@@ -28,6 +31,28 @@ const struct tcpca_alg *alg_find(const char *name)
 		if (!strcmp(algs[i].name, name))
 			return &algs[i];
 	return NULL;
+}
+
+/*
+ * The objects the files name: /opt/cc/tuned.bpf.o carries a table of one
+ * tunable, gain; a path under /nonexistent/ is missing; any other has none.
+ */
+#define TUNED_PARAMS(P)	P(gain, 4, 1, 16, "packets", "how much")
+int object_tunables(const char *path, struct tcpca_alg **alg)
+{
+	static const struct {
+		struct tcpca_tunables_head head;
+		struct tcpca_tunable row[1];
+	} tuned = { TCPCA_TUNABLES_HEAD(1), { TUNED_PARAMS(TCPCA_PARAM_ROW) } };
+
+	*alg = NULL;
+	if (!strncmp(path, "/nonexistent/", 13)) {
+		err("cannot open %s: %s", path, strerror(ENOENT));
+		return -ENOENT;
+	}
+	if (strcmp(path, "/opt/cc/tuned.bpf.o"))
+		return 0;
+	return tunables_parse(&tuned, sizeof(tuned), sizeof(__u32), path, alg);
 }
 
 enum { ALPHA, BETA, GAMMA, SS_EVERY_OTHER };
@@ -72,8 +97,10 @@ int main(void)
 		   "web\tvegas allow gamma=2\n"
 		   "bpf_reno reno allow\n"
 		   "mine /opt/cc/my.bpf.o\n"
-		   "default web\n", &c), 0, "a good file is read");
-	is_u(c.n, 4, "... four registrations");
+		   "default web\n"
+		   "tuned /opt/cc/tuned.bpf.o allow gain=9\n"
+		   "plain /opt/cc/tuned.bpf.o\n", &c), 0, "a good file is read");
+	is_u(c.n, 6, "... six registrations");
 	e = conf_find(&c, "vegas");
 	ok(e && e->alg == &algs[0] && !e->allow && e->line == 3 && e->values[ALPHA] == 1 &&
 	   e->values[BETA] == 3 && e->values[GAMMA] == 1 && e->values[SS_EVERY_OTHER] == 0,
@@ -86,6 +113,11 @@ int main(void)
 	e = conf_find(&c, "mine");
 	ok(e && !e->alg && e->object && !strcmp(e->object, "/opt/cc/my.bpf.o") && e->line == 6,
 	   "mine: an object, by its path");
+	e = conf_find(&c, "tuned");
+	ok(e && e->alg && e->alg->nparams == 1 && e->object && e->allow && e->values[0] == 9,
+	   "tuned: an object with its table, allowed, gain=9");
+	e = conf_find(&c, "plain");
+	ok(e && e->alg && e->object && e->values[0] == 4, "plain: the same object, gain at its default 4");
 	ok(c.default_line == 7 && !strcmp(c.default_name, "web"), "default web, line 7");
 	ok(!conf_find(&c, "cubic"), "a name not in the file is not found");
 	conf_free(&c);
@@ -120,8 +152,14 @@ int main(void)
 	refused("a word that is neither", "v vegas allowed\n",
 		"t.conf:1: 'allowed' is neither 'allow' nor PARAM=VALUE");
 	refused("allow twice", "v vegas allow allow\n", "t.conf:1: 'allow' given twice");
-	refused("parameters for an object", "o /x/y.bpf.o alpha=1\n",
-		"t.conf:1: parameters are only known for the embedded algorithms, not /x/y.bpf.o");
+	refused("parameters for an object without a table", "o /x/y.bpf.o alpha=1\n",
+		"t.conf:1: /x/y.bpf.o has no tunables table (.rodata.tcpca_params): it takes no PARAM=VALUE");
+	refused("an object's parameter out of its range", "\no /opt/cc/tuned.bpf.o gain=17\n",
+		"t.conf:2: gain=17 is out of range [1, 16]");
+	refused("a parameter an object's table lacks", "o /opt/cc/tuned.bpf.o alpha=1\n",
+		"t.conf:1: /opt/cc/tuned.bpf.o has no parameter 'alpha' (parameters: gain)");
+	refused("a missing object", "o /nonexistent/x.bpf.o\n",
+		"t.conf:1: cannot open /nonexistent/x.bpf.o: No such file or directory");
 	refused("a name without an algorithm", "v vegas\nlonely\n",
 		"t.conf:2: 'lonely' needs an algorithm: NAME ALG|FILE.bpf.o [allow] [PARAM=VALUE ...]");
 	refused("name too long", "abcdefghijklmnop vegas\n",

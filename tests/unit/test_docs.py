@@ -29,7 +29,8 @@ ok(r.returncode == 0, "README.md and the man pages say what loader/pins.def, "
 with tempfile.TemporaryDirectory() as tmp:
     for rel in ["scripts/gen-docs", "scripts/algorithms", "bpf/algorithms.tab", "loader/pins.def",
                 "loader/options.def", "README.md", "docs/tcpca-load.8", "docs/tcpca.conf.5",
-                "docs/algorithms.md", "docs/benchmarks.md", "tools/bench/run"] + \
+                "docs/algorithms.md", "docs/benchmarks.md", "tools/bench/run",
+                "tools/bench/lib/algspec.sh", "debian/control"] + \
             ["include/" + h for h in os.listdir(os.path.join(ROOT, "include"))] + \
             ["tools/bench/scenarios/" + f for f in os.listdir(os.path.join(ROOT, "tools/bench/scenarios"))]:
         os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
@@ -59,11 +60,16 @@ with tempfile.TemporaryDirectory() as tmp:
     # an algorithm's line, one without tunables: every list of the algorithms
     r = add_then_write("bpf/algorithms.tab", "extra     bpf_extra   -                 -                       "
                        "-                             -              -\n")
-    ok(r.returncode == 1 and "README.md docs/tcpca-load.8 docs/tcpca.conf.5 docs/benchmarks.md" in r.stdout,
-       "so does an algorithm's line, naming README.md, both man pages and benchmarks.md", r.stdout + r.stderr)
+    ok(r.returncode == 1 and
+       "README.md docs/tcpca-load.8 docs/tcpca.conf.5 docs/benchmarks.md debian/control" in r.stdout,
+       "so does an algorithm's line, naming README.md, both man pages, benchmarks.md and "
+       "debian/control", r.stdout + r.stderr)
     readme = " ".join(text_of("README.md").split())	# the list is wrapped
     ok("| `extra` | `bpf_extra` |" in readme and "The eighteen: " in readme
        and "yeah, bbr (as `bpf_bbr`) and extra (as `bpf_extra`)." in readme,
        "and the README's table, count and list have it")
+    control = " ".join(text_of("debian/control").split())
+    ok("The eighteen: " in control and "and extra (as bpf_extra)." in control,
+       "and so does the package's description")
 
 done()

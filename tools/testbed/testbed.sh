@@ -45,11 +45,13 @@ tb_dir() {
 
 # Build linkem and lkping when they are missing (a `make clean` elsewhere)
 # or older than their sources (a binary without what this file reads).
-# Where there is no make (the 6.1 VM runs what the host built), the
-# binaries there are used as they are.
+# Where there is no make (the 6.1 VM runs what the host built) or no
+# sources (an installed testbed: make install-testbed), the binaries there
+# are used as they are.
 tb_build() {
 	if [ -x "$LINKEM" ] && [ -x "$LKPING" ]; then
 		command -v make >/dev/null || return 0
+		[ -f "$TCPCA_ROOT/tools/linkem/Makefile" ] || return 0
 		make -q -C "$TCPCA_ROOT/tools/linkem" 2>/dev/null && return 0
 	fi
 	make -s -C "$TCPCA_ROOT/tools/linkem" >&2

@@ -32,7 +32,7 @@ cat <<EOF
 | gnuplot | $(ver gnuplot --version) |
 | git commit | $commit$([ "$dirty" -gt 0 ] && echo " (+ $dirty modified tracked files)") |
 | loader | $loader ($(first "$loader" --version)) |
-| algorithm sources | sha256 of bpf/*.bpf.c and include/*.h at the start: [sources.sha256](sources.sha256) |
+| algorithm sources | sha256 of bpf/*.bpf.c and include/*.h (a checkout's) and of the --alg objects, at the start: [sources.sha256](sources.sha256) |
 | host tcp_congestion_control (read only, never changed) | $(cat /proc/sys/net/ipv4/tcp_congestion_control) |
 | load average at the end | $(cut -d' ' -f1-3 /proc/loadavg) |
 
@@ -41,11 +41,18 @@ cat <<EOF
 | logical name | registered as / why not |
 |---|---|
 EOF
+# "object LABEL FILE": LABEL is an object given with --alg, not the loader's
+declare -A object=()
 while read -r what name rest; do
-	if [ "$what" = ca ]; then
+	[ "$what" = object ] && object[$name]=$rest
+done <"$out/algorithms.txt"
+while read -r what name rest; do
+	if [ "$what" = ca ] && [ -n "${object[$name]:-}" ]; then
+		echo "| $name | \`${object[$name]}\` (--alg; sha256 in sources.sha256), registered as \`$rest\` (--allow, pin dir of this run) |"
+	elif [ "$what" = ca ]; then
 		case $name in reno|cubic|bbr) echo "| $name | kernel built-in \`$rest\` |" ;;
 		*) echo "| $name | tcpca BPF struct_ops, registered as \`$rest\` (--allow, pin dir of this run) |" ;; esac
-	else
+	elif [ "$what" = missing ]; then
 		echo "| $name | n/a ($rest) |"
 	fi
 done <"$out/algorithms.txt"

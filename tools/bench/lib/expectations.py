@@ -226,3 +226,7 @@ b1 = partial(at_least, alg="bpf_reno", metric="tput_ratio", met=0.95, partly=0.9
 b2 = partial(at_most, alg="bpf_reno", metric="cpu_ratio", met=1.05, partly=1.15)
 b3 = partial(at_most, alg="bpf_reno", metric="proc_cpu_ratio", met=1.05, partly=1.15)
 b4 = partial(at_most, alg="bpf_reno", metric="cg_cpu_ratio", met=1.05, partly=1.15)
+# the other copies against the kernel's own: the ratios are per pair, so
+# "tput_ratio" of bpf_cubic is bpf_cubic ÷ cubic
+b5 = partial(at_least, metric="tput_ratio", met=0.95, partly=0.90)
+b6 = partial(at_most, metric="cg_cpu_ratio", met=1.05, partly=1.15)

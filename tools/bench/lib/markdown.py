@@ -8,13 +8,22 @@ import hookcost
 import paired
 from metrics import CENSORED, INF, METRICS, PAIRED, PAIRED_WHAT, capacity, fmt, median, trace_capacity_mbit
 
+# the tree the bench runs from: a checkout, or an installed testbed (make
+# install-testbed), whose runs are written wherever the user is
+ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
+
+
+def tree_link(rundir, rel):
+    """A link from RUNDIR/report.md to the tree's file REL."""
+    return os.path.relpath(os.path.join(ROOT, rel), os.path.realpath(rundir))
+
 
 def write_report(rundir, scen, agg, cells, notes, missing, checks, plots, quick, rows):
     L = header(rundir, quick, missing, rows)
     L += headline_section(scen, agg, missing, cells)
-    L += expectations_section(checks)
+    L += expectations_section(checks, rundir)
     for sc in scen:
-        L += scenario_section(sc, agg, cells, notes, plots)
+        L += scenario_section(sc, agg, cells, notes, plots, rundir)
     L += HOW_MEASURED
     with open(os.path.join(rundir, "report.md"), "w") as f:
         f.write("\n".join(L) + "\n")
@@ -26,8 +35,9 @@ def header(rundir, quick, missing, rows):
          "settings in this run (parallel scenarios: one identical link per cell, at the same time; "
          "serial ones: one cell at a time, the order rotating per repetition). Figures are the "
          "median over repetitions with [min–max]; `× reno` is the median divided by the kernel "
-         "reno's median in the same variant. Machine, versions and exact link options: "
-         "[environment.md](environment.md); one row per run: [results.csv](results.csv)."
+         "reno's median in the same variant (BPF cost: by the median of the algorithm a copy copies, `× cubic`). "
+         "Machine, versions and exact link options: [environment.md](environment.md); one row per "
+         "run: [results.csv](results.csv)."
          % (os.path.basename(os.path.realpath(rundir)),
             "**quick mode** (1 repetition, short flows: a smoke test, not a measurement)" if quick == "1"
             else "full mode"), ""]
@@ -70,9 +80,7 @@ def headlines(scen, agg, missing, cells):
     names = {s["name"]: s for s in scen}
     out = [(h[-1], headline_ratio(names, agg, missing, *h[:-1])) for h in HEADLINES]
     if "bpfcost" in names:
-        ivs = (names["bpfcost"].get("paired") or {}).get("veth", {})
-        out += [("BPF cost: bpf_reno ÷ reno %s (paired: median, its ≥ 95 %% interval)" % PAIRED_WHAT[k],
-                 paired.describe(ivs.get(k), PAIRED_WHAT[k])) for k in ("tput_ratio", "cg_cpu_ratio")]
+        out += bpfcost_headlines(names["bpfcost"])
     else:
         out.append(("BPF cost", "n/a (scenario not run)"))
     if "hookcost" in names:
@@ -80,6 +88,15 @@ def headlines(scen, agg, missing, cells):
         out.append(hookcost.headline(sc, {alg: [c for _, _, c in cells.get(("hookcost", "veth", alg)) or []]
                                           for alg in sc["algs"]}))
     return out
+
+
+def bpfcost_headlines(sc):
+    """Per pair of the BPF cost scenario, its throughput and its CPU per GB
+    (cgroup) ratio, as (label, text)."""
+    ivs = (sc.get("paired") or {}).get("veth", {})
+    return [("BPF cost: %s ÷ %s %s (paired: median, its ≥ 95 %% interval)" % (copy, orig, PAIRED_WHAT[k]),
+             paired.describe((ivs.get(copy) or {}).get(k), PAIRED_WHAT[k], copy))
+            for copy, orig in paired.pairs_of(sc) for k in ("tput_ratio", "cg_cpu_ratio")]
 
 
 def headline_ratio(names, agg, missing, sc, var, a, b, k):
@@ -99,13 +116,14 @@ def headline_ratio(names, agg, missing, sc, var, a, b, k):
 
 # --- expectations ---
 
-def expectations_section(checks):
+def expectations_section(checks, rundir):
     counts = {}
     for c in checks:
         v = c["verdict"].split(" (")[0]
         counts[v] = counts.get(v, 0) + 1
     L = ["## Expectations against measurements", "",
-         "Written before the first run in [tools/bench/expectations.md](../../tools/bench/expectations.md) "
+         "Written before the first run in [tools/bench/expectations.md](%s) "
+         % tree_link(rundir, "tools/bench/expectations.md") +
          "(the reasoning is there); not tuned afterwards.", "",
          "Verdicts: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())) + ".", "",
          "| id | scenario / variant | expectation | measured (medians) | verdict |", "|---|---|---|---|---|"]
@@ -121,12 +139,14 @@ KIND_TEXT = {
     "pair": "Two flows per run, started together; flow 0 is the algorithm named in the row, "
             "flow 1 the same algorithm (or cubic in vs-cubic); in rtt-3x flow 1 has 3× the RTT.",
     "veth": "One flow per run over an unshaped veth pair, one algorithm at a time, the order rotating "
-            "per repetition (bpf_reno and reno: alternating pairs).",
+            "per repetition.",
 }
+PAIRED_TEXT = ("One flow per run over an unshaped veth pair, one algorithm at a time, in pairs run back to "
+               "back (%s), which of a pair goes first alternating per repetition.")
 
 
-def scenario_section(sc, agg, cells, notes, plots):
-    L = ["## %s" % sc["title"], "", scenario_intro(sc), ""]
+def scenario_section(sc, agg, cells, notes, plots, rundir):
+    L = ["## %s" % sc["title"], "", scenario_intro(sc, rundir), ""]
     if sc["kind"] != "veth":
         L += emulator_accuracy(sc, cells)
     for var in sc["variants"]:
@@ -134,7 +154,7 @@ def scenario_section(sc, agg, cells, notes, plots):
     return L
 
 
-def scenario_intro(sc):
+def scenario_intro(sc, rundir):
     cap = capacity(sc)
     if not cap:
         link = ""
@@ -144,10 +164,12 @@ def scenario_intro(sc):
     else:
         link = ", capacity %.2f Mbit/s (fixed)" % cap
     kind = KIND_TEXT[sc["kind"]]
+    if paired.pairs_of(sc):
+        kind = PAIRED_TEXT % ", ".join("%s and %s" % p for p in paired.pairs_of(sc))
     if sc["kind"] == "veth" and sc.get("bpf_stats"):
         kind += " Kernel BPF statistics on for this scenario only."
-    return "Scenario `%s` ([%s](../../%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
-        sc["name"], sc["file"], sc["file"], sc["reps"], sc["seconds"], sc["link"], link, kind)
+    return "Scenario `%s` ([%s](%s)), %d repetition(s) of %d s flows. Link: `%s`%s. %s" % (
+        sc["name"], sc["file"], tree_link(rundir, sc["file"]), sc["reps"], sc["seconds"], sc["link"], link, kind)
 
 
 def lateness(cell):
@@ -184,13 +206,20 @@ def variant_section(sc, var, agg, cells, notes, plots):
     if sc.get("bpf_stats"):
         L += hookcost.section(sc, {alg: [c for _, _, c in cells.get((sc["name"], vn, alg)) or []]
                                    for alg in sc["algs"]})
-    ivs = (sc.get("paired") or {}).get(vn, {})
-    L += ["- %s, median of the pairs: %s" % (METRICS[k][0], paired.describe(iv, PAIRED_WHAT[k]))
-          for k, iv in ivs.items()]
-    if sc.get("paired"):
-        L.append("")
+    L += paired_lines(sc, vn)
     L += ["![%s %s %s](%s)" % (sc["name"], vn, kind, png) for v2, kind, png in plots.get(sc["name"], []) if v2 == vn]
     return L + [""]
+
+
+def paired_lines(sc, vn):
+    """Per pair, the median of each of its ratios with the interval."""
+    ivs = (sc.get("paired") or {}).get(vn)
+    if ivs is None:
+        return []
+    return ["- %s ÷ %s, %s, median of the pairs: %s" % (copy, orig, PAIRED_WHAT[k],
+                                                         paired.describe((ivs.get(copy) or {}).get(k),
+                                                                         PAIRED_WHAT[k], copy))
+            for copy, orig in paired.pairs_of(sc) for k in PAIRED] + [""]
 
 
 def alg_row(sc, vn, alg, agg, cells, notes):
@@ -198,16 +227,26 @@ def alg_row(sc, vn, alg, agg, cells, notes):
     mets = sc["metrics"]
     if key in notes:
         return "| %s | " % alg + " | ".join(["n/a (%s)" % notes[key]] * (len(mets) + 1)) + " |"
-    a, ref = agg.get(key, {}), agg.get((sc["name"], vn, "reno"), {})
-    cellv = [cell_text(sc, k, a.get(k), ref.get(k), alg, cells.get(key)) for k in mets]
+    base = reference(sc, alg)
+    a, ref = agg.get(key, {}), agg.get((sc["name"], vn, base), {})
+    cellv = [cell_text(sc, k, a.get(k), ref.get(k), alg, cells.get(key), base) for k in mets]
     lates = [x for x in (lateness(c) for _, _, c in cells.get(key) or []) if x is not None]
     cellv.append("%.0f [%.0f–%.0f]" % (median(lates), min(lates), max(lates)) if lates
                  else ("n/a (veth: no emulator)" if sc["kind"] == "veth" else "n/a (no linkem stats)"))
     return "| %s | %s |" % (alg, " | ".join(cellv))
 
 
-def cell_text(sc, k, s, ref, alg, per):
-    if s is None and alg == "reno" and k in PAIRED:
+def reference(sc, alg):
+    """What ALG's row is divided by: the kernel's reno, or in a paired
+    scenario the algorithm the copy copies; None for the reference itself."""
+    pairs = paired.pairs_of(sc)
+    if pairs:
+        return dict(pairs).get(alg)
+    return None if alg == "reno" else "reno"
+
+
+def cell_text(sc, k, s, ref, alg, per, base="reno"):
+    if s is None and k in PAIRED and alg in [orig for _, orig in paired.pairs_of(sc)]:
         return "n/a (the reference)"
     if s is None:
         reason = "no loss after slow start" if k == "recovery_s" else (
@@ -217,9 +256,9 @@ def cell_text(sc, k, s, ref, alg, per):
     t = fmt(k, s["med"], bound)
     if s["n"] > 1:
         t += " [%s–%s]" % (fmt(k, s["lo"], bound), fmt(k, s["hi"], bound))
-    if alg != "reno" and ref and ref["med"] not in (None, 0, INF) and s["med"] not in (None, INF) \
+    if base and alg != base and ref and ref["med"] not in (None, 0, INF) and s["med"] not in (None, INF) \
             and k not in ("jain", "share0") + PAIRED:
-        t += " (%.2f× reno)" % (s["med"] / ref["med"])
+        t += " (%.2f× %s)" % (s["med"] / ref["med"], base)
     return t
 
 
@@ -253,7 +292,8 @@ HOW_MEASURED = [
     "- BPF ns per ACK: with the kernel's BPF statistics on (BPF_ENABLE_STATS, held by "
     "build/bench/bpf-stats-on for the scenario only), the sum of run_time_ns over the algorithm's "
     "programs during the flow ÷ the sender's TCP segments in.",
-    "- Paired ratios: bpf_reno ÷ reno per back-to-back pair; their median, and the sign test's "
+    "- Paired ratios: a BPF copy ÷ the kernel's algorithm it copies (bpf_reno ÷ reno, bpf_cubic ÷ cubic, "
+    "bpf_bbr ÷ bbr) per back-to-back pair; their median, and the sign test's "
     "distribution-free interval for it (between the k-th smallest and k-th largest ratio, k the "
     "largest that still covers 95 %; with fewer than 6 pairs, the range and its lower cover: "
     "tools/bench/lib/paired.py).",

@@ -26,14 +26,15 @@ METRICS = {
     "sys_cpu_s_per_gb": ("CPU s/GB (machine)", "%.2f"),
     "sender_cpu_s_per_gb": ("CPU s/GB (sender)", "%.3f"),
     "proc_cpu_s_per_gb": ("CPU s/GB (iperf3 sender+receiver)", "%.3f"),
-    "proc_cpu_ratio": ("CPU/GB sender+receiver ÷ reno (paired)", "%.3f"),
-    "tput_ratio": ("throughput ÷ reno (paired)", "%.3f"),
-    "cpu_ratio": ("CPU/GB ÷ reno (paired)", "%.3f"),
+    "proc_cpu_ratio": ("CPU/GB sender+receiver ÷ kernel's own (paired)", "%.3f"),
+    "tput_ratio": ("throughput ÷ kernel's own (paired)", "%.3f"),
+    "cpu_ratio": ("CPU/GB ÷ kernel's own (paired)", "%.3f"),
     "cg_cpu_s_per_gb": ("CPU s/GB (cell's cgroup)", "%.3f"),
-    "cg_cpu_ratio": ("CPU/GB cgroup ÷ reno (paired)", "%.3f"),
+    "cg_cpu_ratio": ("CPU/GB cgroup ÷ kernel's own (paired)", "%.3f"),
     "bpf_ns_per_ack": ("BPF ns per ACK", "%.0f"),
 }
-# bpf_reno ÷ reno of one back-to-back pair: ratio -> the metric it divides
+# a BPF copy ÷ the kernel's algorithm it copies, of one back-to-back pair:
+# ratio -> the metric it divides
 PAIR_SOURCES = {"tput_ratio": "goodput_mbps", "cg_cpu_ratio": "cg_cpu_s_per_gb",
                 "cpu_ratio": "sys_cpu_s_per_gb", "proc_cpu_ratio": "proc_cpu_s_per_gb"}
 PAIRED = tuple(PAIR_SOURCES)
@@ -164,7 +165,8 @@ def recovery_episodes(sc, f0):
 
 
 def pair_ratios(m, n):
-    """bpf_reno's metrics m ÷ reno's n of the same pair, into m."""
+    """A BPF copy's metrics m ÷ those n of the kernel's own in the same
+    pair, into m."""
     for k, src in PAIR_SOURCES.items():
         if m.get(src) and n.get(src):
             m[k] = m[src] / n[src]

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Paired ratios with a confidence interval: the BPF-cost scenario's
-bpf_reno ÷ reno, one ratio per back-to-back pair.  The machine's load moves
+BPF copy ÷ the kernel's algorithm it copies (bpf_reno ÷ reno, bpf_cubic ÷
+cubic, ...), one ratio per back-to-back pair.  The machine's load moves
 both runs of a pair alike, so the pair's ratio cancels most of it; what is
 left varies from pair to pair, and now and then one run of a pair meets a
 burst of other work (a 2x ratio among ratios within 10 % of 1).  So the
@@ -11,6 +12,16 @@ noise's shape; one outlier moves neither end much.  k is the largest for
 which that probability is still at least 95 %; with fewer than 6 pairs no k
 reaches 95 %, and the interval is the range with its own, lower, cover."""
 import math
+
+
+def pairs_of(sc):
+    """[(copy, original)] of a scenario of the manifest: those it recorded,
+    or, from a run older than that record, bpfcost's one pair."""
+    if "pairs" in sc:
+        return [tuple(p) for p in sc["pairs"]]
+    if sc["kind"] == "veth" and "bpf_reno" in sc["algs"] and "reno" in sc["algs"]:
+        return [("bpf_reno", "reno")]
+    return []
 
 
 def binom_cdf_half(n, k):
@@ -43,13 +54,14 @@ def ratio_interval(ratios):
             "differs": not lo <= 1 <= hi}
 
 
-def describe(iv, what):
-    """One line for the report: "0.987 [0.962–1.013] (97.9 %, 16 pairs): ..."."""
+def describe(iv, what, who):
+    """One line for the report, of WHO's ratios: "0.987 [0.962–1.013]
+    (97.9 %, 16 pairs): ..."."""
     if iv is None:
         return "n/a (fewer than two pairs)"
     head = "%.3f [%.3f–%.3f] (%.1f %%, %d pairs)" % (iv["ratio"], iv["lo"], iv["hi"],
                                                      iv["cover"] * 100, iv["n"])
     if not iv["differs"]:
         return head + ": not distinguishable from 1 — no difference in %s seen at this noise" % what
-    return head + ": distinguishable from 1 — bpf_reno's %s is %.1f %% %s" % (
-        what, abs(iv["ratio"] - 1) * 100, "higher" if iv["ratio"] > 1 else "lower")
+    return head + ": distinguishable from 1 — %s's %s is %.1f %% %s" % (
+        who, what, abs(iv["ratio"] - 1) * 100, "higher" if iv["ratio"] > 1 else "lower")

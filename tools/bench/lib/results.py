@@ -65,19 +65,23 @@ def load_cell(rundir, key, rep):
 
 
 def add_paired(sc, cells):
-    """bpf_reno ÷ reno per back-to-back pair (same repetition) into
-    bpf_reno's metrics, and sc["paired"][variant][ratio]: their median
-    with its interval."""
-    if not (sc["kind"] == "veth" and "bpf_reno" in sc["algs"] and "reno" in sc["algs"]):
+    """Of every pair of the scenario, the copy's metrics ÷ the original's
+    per back-to-back run (same repetition) into the copy's metrics, and
+    sc["paired"][variant][copy][ratio]: their median with its interval."""
+    pairs = paired.pairs_of(sc)
+    if not pairs:
         return
     sc["paired"] = {}
     for var in sc["variants"]:
-        b = {r: m for r, m, _ in cells.get((sc["name"], var["name"], "bpf_reno"), [])}
-        n = {r: m for r, m, _ in cells.get((sc["name"], var["name"], "reno"), [])}
-        for r, m in b.items():
-            if r in n:
-                pair_ratios(m, n[r])
-        sc["paired"][var["name"]] = {k: paired.ratio_interval([m.get(k) for m in b.values()]) for k in PAIRED}
+        sc["paired"][var["name"]] = {}
+        for copy, orig in pairs:
+            b = {r: m for r, m, _ in cells.get((sc["name"], var["name"], copy), [])}
+            n = {r: m for r, m, _ in cells.get((sc["name"], var["name"], orig), [])}
+            for r, m in b.items():
+                if r in n:
+                    pair_ratios(m, n[r])
+            sc["paired"][var["name"]][copy] = {k: paired.ratio_interval([m.get(k) for m in b.values()])
+                                               for k in PAIRED}
     sc["metrics"] = sc["metrics"] + list(PAIRED)
 
 
